@@ -1,0 +1,136 @@
+// buildApp(config): core plugins first, then every module (modules/index.ts holds the URL map).
+import { randomUUID } from 'node:crypto';
+import cors from '@fastify/cors';
+import etag from '@fastify/etag';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { authenticate } from './core/auth/authenticate.js';
+import { systemClock } from './core/clock.js';
+import type { Clock } from './core/clock.js';
+import { openDatabase } from './core/db/database.js';
+import type { Database } from './core/db/database.js';
+import { migrateToLatest } from './core/db/migrator.js';
+import { registerErrorHandling } from './core/http/error-handler.js';
+import { registerOpenApi } from './core/http/openapi.js';
+import { registerRateLimits } from './core/http/rate-limits.js';
+import { OneLineLogController } from './core/http/request-log.js';
+import { registerRequestShaping } from './core/http/request-shaping.js';
+import { createScheduler } from './core/jobs/scheduler.js';
+import type { Scheduler } from './core/jobs/scheduler.js';
+import { ensureDefaultAssets } from './core/default-assets.js';
+import { cdnRoutes } from './core/storage/cdn.routes.js';
+import { createStorage } from './core/storage/index.js';
+import type { Storage } from './core/storage/storage.js';
+import { registerModules } from './modules/index.js';
+
+/** Everything a module may depend on. Services take only the parts they use. */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  storage: Storage;
+  clock: Clock;
+  scheduler: Scheduler;
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  /** Tests inject a controllable clock. */
+  clock?: Clock;
+  /** Tests may share an already-open database. */
+  database?: Database;
+  storage?: Storage;
+  /** Periodic jobs start only in the real server, never in tests unless asked. */
+  startJobs?: boolean;
+}
+
+export type App = FastifyInstance;
+
+const REDACTED_PATHS = [
+  'req.headers["x-api-key"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.token',
+  '*.key',
+  '*.apiKey',
+];
+
+export async function buildApp(options: BuildAppOptions): Promise<App> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock;
+  const database = options.database ?? openDatabase(config);
+  const ownsDatabase = options.database === undefined;
+  const storage = options.storage ?? createStorage(config);
+
+  if (config.migrate) await migrateToLatest(database.db, database.dialect);
+
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    },
+    logController: new OneLineLogController(),
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerErrorHandling(app);
+  await app.register(helmet, {
+    // Images under /cdn are embedded by other origins (launchers, web front ends).
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", "'unsafe-inline'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+      },
+    },
+  });
+  await app.register(cors, {
+    origin: config.corsOrigins.length === 0 ? false : config.corsOrigins,
+    credentials: false,
+    exposedHeaders: ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'etag'],
+  });
+  await app.register(etag, { weak: true });
+  await app.register(multipart, {
+    limits: { fileSize: config.maxFileBytes, files: 1, fields: 20, fieldSize: 100_000 },
+  });
+  registerRequestShaping(app);
+  await registerOpenApi(app, config);
+  await app.register(authenticate, { db: database.db, clock });
+  if (config.rateLimit) await registerRateLimits(app, config.redisUrl);
+
+  const scheduler = createScheduler({ database, logger: app.log });
+  const context: AppContext = { config, database, storage, clock, scheduler };
+  app.decorate('context', context);
+
+  await app.register(cdnRoutes, { prefix: '/cdn', storage, secret: config.secret, clock });
+  await registerModules(app, context);
+  await ensureDefaultAssets(storage);
+
+  if (options.startJobs === true) app.addHook('onReady', async () => scheduler.start());
+  app.addHook('onClose', async () => {
+    await scheduler.stop();
+    if (ownsDatabase) await database.destroy();
+  });
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    context: AppContext;
+  }
+}

@@ -1,0 +1,159 @@
+// The only reader of process.env. Every variable is typed, validated and documented in the README.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface S3Config {
+  endpoint: string | undefined;
+  region: string;
+  bucket: string;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  forcePathStyle: boolean;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** undefined → embedded SQLite at DATA_DIR/marketplace.db; ':memory:' is accepted for tests. */
+  databaseUrl: string | undefined;
+  storage: 'local' | 's3';
+  s3: S3Config;
+  publicUrl: string;
+  cdnUrl: string;
+  redisUrl: string | undefined;
+  secret: string;
+  rateLimit: boolean;
+  trustProxy: boolean | string;
+  corsOrigins: string[];
+  maxFileBytes: number;
+  logLevel: LogLevel;
+  migrate: boolean;
+  sqliteSynchronous: 'FULL' | 'NORMAL';
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === '' ? undefined : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = text(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
+  if (['0', 'false', 'off', 'no'].includes(raw)) return false;
+  throw new ConfigError(name, `must be true/false (or on/off), got "${raw}"`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function httpUrl(env: Env, name: string, fallback: string): string {
+  const raw = text(env, name) ?? fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ConfigError(name, `must use http or https, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function databaseUrl(env: Env): string | undefined {
+  const raw = text(env, 'DATABASE_URL');
+  if (raw === undefined || raw === ':memory:') return raw;
+  if (!/^postgres(ql)?:\/\//.test(raw) && !raw.startsWith('sqlite:')) {
+    throw new ConfigError('DATABASE_URL', 'must be a postgres:// URL, sqlite:<path> or :memory:');
+  }
+  return raw;
+}
+
+/** SECRET signs download URLs. Never a built-in default: generated once into DATA_DIR and reused. */
+function loadSecret(env: Env, dataDir: string): string {
+  const given = text(env, 'SECRET');
+  if (given !== undefined) {
+    if (given.length < 32) throw new ConfigError('SECRET', 'must be at least 32 characters');
+    return given;
+  }
+  const path = join(dataDir, 'secret.key');
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const generated = randomBytes(32).toString('base64url');
+  writeFileSync(path, generated, { mode: 0o600, flag: 'wx' });
+  return generated;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const host = text(env, 'HOST') ?? '127.0.0.1';
+  const dataDir = resolve(text(env, 'DATA_DIR') ?? './data');
+  const publicUrl = httpUrl(env, 'PUBLIC_URL', `http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+  const storage = oneOf(env, 'STORAGE', ['local', 's3'] as const, 'local');
+  const s3: S3Config = {
+    endpoint: text(env, 'S3_ENDPOINT'),
+    region: text(env, 'S3_REGION') ?? 'us-east-1',
+    bucket: text(env, 'S3_BUCKET') ?? '',
+    accessKeyId: text(env, 'S3_ACCESS_KEY_ID'),
+    secretAccessKey: text(env, 'S3_SECRET_ACCESS_KEY'),
+    forcePathStyle: flag(env, 'S3_FORCE_PATH_STYLE', false),
+  };
+  if (storage === 's3' && s3.bucket === '') throw new ConfigError('S3_BUCKET', 'is required when STORAGE=s3');
+  if (s3.endpoint !== undefined) httpUrl(env, 'S3_ENDPOINT', s3.endpoint);
+  const trustProxyRaw = text(env, 'TRUST_PROXY');
+  const trustProxy =
+    trustProxyRaw === undefined ? false : /^(true|on|1)$/i.test(trustProxyRaw) ? true : trustProxyRaw;
+  const cors = text(env, 'CORS_ORIGINS');
+  const redisUrl = text(env, 'REDIS_URL');
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new ConfigError('REDIS_URL', 'must be a redis:// or rediss:// URL');
+  }
+  return {
+    port,
+    host,
+    dataDir,
+    databaseUrl: databaseUrl(env),
+    storage,
+    s3,
+    publicUrl,
+    cdnUrl: httpUrl(env, 'CDN_URL', `${publicUrl}/cdn`),
+    redisUrl,
+    secret: loadSecret(env, dataDir),
+    rateLimit: flag(env, 'RATE_LIMIT', true),
+    trustProxy: trustProxy === 'false' || trustProxy === 'off' || trustProxy === '0' ? false : trustProxy,
+    corsOrigins: cors === undefined ? [] : cors.split(',').map((origin) => origin.trim()).filter(Boolean),
+    maxFileBytes: integer(env, 'MAX_FILE_MB', 100, 1, 10_240) * 1024 * 1024,
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    migrate: flag(env, 'MIGRATE', true),
+    sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL'),
+  };
+}

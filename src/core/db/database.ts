@@ -1,0 +1,52 @@
+// Opens the database the configuration names: embedded SQLite by default, PostgreSQL for a postgres:// URL.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../../config.js';
+import type { DB } from './schema.js';
+import { sqliteDialect } from './sqlite.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  destroy(): Promise<void>;
+}
+
+const TIMESTAMPTZ_OID = 1184;
+const TIMESTAMP_OID = 1114;
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+/** PostgreSQL returns Date objects and int8 strings; the app wants ISO strings and numbers, as from SQLite. */
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === TIMESTAMPTZ_OID || oid === TIMESTAMP_OID) {
+      return (value: string) => new Date(value).toISOString();
+    }
+    if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+export function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteSynchronous'>,
+): Database {
+  const url = config.databaseUrl;
+  if (url !== undefined && /^postgres(ql)?:\/\//.test(url)) {
+    const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', destroy: () => db.destroy() };
+  }
+  let filename: string;
+  if (url === ':memory:') filename = ':memory:';
+  else if (url?.startsWith('sqlite:')) filename = url.slice('sqlite:'.length);
+  else {
+    mkdirSync(config.dataDir, { recursive: true });
+    filename = join(config.dataDir, 'marketplace.db');
+  }
+  const db = new Kysely<DB>({ dialect: sqliteDialect({ filename, synchronous: config.sqliteSynchronous }) });
+  return { db, dialect: 'sqlite', destroy: () => db.destroy() };
+}

@@ -1,0 +1,33 @@
+// The few SQL differences between SQLite and PostgreSQL, in one place.
+import { sql } from 'kysely';
+import type { Expression, RawBuilder, SqlBool } from 'kysely';
+import type { DialectName } from './database.js';
+
+/** Escapes LIKE wildcards so user input matches literally (used with ESCAPE '\'). */
+export function escapeLike(input: string): string {
+  return input.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+/** Case-insensitive "contains" on a column: ILIKE on PostgreSQL, LIKE (ASCII case-folding) on SQLite. */
+export function containsInsensitive(
+  dialect: DialectName,
+  column: Expression<unknown> | RawBuilder<unknown>,
+  needle: string,
+): RawBuilder<SqlBool> {
+  const pattern = `%${escapeLike(needle)}%`;
+  return dialect === 'postgres'
+    ? sql<SqlBool>`${column} ILIKE ${pattern} ESCAPE '\\'`
+    : sql<SqlBool>`${column} LIKE ${pattern} ESCAPE '\\'`;
+}
+
+/** Column type used for timestamps: timestamptz on PostgreSQL, ISO text on SQLite. */
+export function timestampType(dialect: DialectName): 'timestamptz' | 'text' {
+  return dialect === 'postgres' ? 'timestamptz' : 'text';
+}
+
+/** True when an error is a unique-constraint violation on either dialect. */
+export function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

@@ -1,0 +1,75 @@
+// better-sqlite3 behind Kysely, with the two things the stock driver lacks:
+// reused prepared statements (the stock driver prepares every query: 15.6k vs 37.8k req/s measured, DESIGN §5)
+// and BEGIN IMMEDIATE, so a write transaction never fails half-way on a lock upgrade.
+import Database from 'better-sqlite3';
+import { SqliteDialect } from 'kysely';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
+
+const STATEMENT_CACHE_SIZE = 500;
+
+type Param = unknown;
+
+/** better-sqlite3 binds neither booleans nor Dates; the API layer uses both. */
+function toSqliteParam(value: Param): Param {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.toISOString();
+  return value;
+}
+
+function toSqliteParams(parameters: readonly Param[]): Param[] {
+  return parameters.map(toSqliteParam);
+}
+
+export interface SqliteOptions {
+  filename: string;
+  synchronous: 'FULL' | 'NORMAL';
+}
+
+export function openSqlite(options: SqliteOptions): Database.Database {
+  const db = new Database(options.filename);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${options.synchronous}`);
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+/** Wraps a connection so Kysely's driver gets cached statements and IMMEDIATE transactions. */
+export function cachingDatabase(db: Database.Database): SqliteDatabase {
+  const cache = new Map<string, Database.Statement>();
+
+  function statement(sql: string): Database.Statement {
+    let stmt = cache.get(sql);
+    if (stmt === undefined) {
+      stmt = db.prepare(sql);
+      if (cache.size >= STATEMENT_CACHE_SIZE) {
+        // Map keeps insertion order: drop the oldest entry.
+        const oldest = cache.keys().next().value;
+        if (oldest !== undefined) cache.delete(oldest);
+      }
+      cache.set(sql, stmt);
+    } else {
+      // Refresh recency so hot statements stay.
+      cache.delete(sql);
+      cache.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  return {
+    close: () => db.close(),
+    prepare(sql: string): SqliteStatement {
+      const stmt = statement(sql === 'begin' ? 'begin immediate' : sql);
+      return {
+        reader: stmt.reader,
+        all: (parameters) => stmt.all(...toSqliteParams(parameters)),
+        run: (parameters) => stmt.run(...toSqliteParams(parameters)),
+        iterate: (parameters) => stmt.iterate(...toSqliteParams(parameters)),
+      };
+    },
+  };
+}
+
+export function sqliteDialect(options: SqliteOptions): SqliteDialect {
+  return new SqliteDialect({ database: () => Promise.resolve(cachingDatabase(openSqlite(options))) });
+}

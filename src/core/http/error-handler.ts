@@ -1,0 +1,107 @@
+// The one renderer of errors: { statusCode, error, message, code, details? } for every failure,
+// validation errors and unknown routes included. 5xx bodies never carry internals.
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from './errors.js';
+
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+  code: string;
+  details?: Record<string, unknown>;
+}
+
+const CODE_BY_STATUS: Record<number, string> = {
+  400: 'INVALID_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  406: 'NOT_ACCEPTABLE',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  500: 'INTERNAL_ERROR',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+export function errorBody(
+  statusCode: number,
+  message: string,
+  code?: string,
+  details?: Record<string, unknown>,
+): ErrorBody {
+  const body: ErrorBody = {
+    statusCode,
+    error: STATUS_CODES[statusCode] ?? 'Error',
+    message,
+    code: code ?? CODE_BY_STATUS[statusCode] ?? (statusCode >= 500 ? 'INTERNAL_ERROR' : 'INVALID_REQUEST'),
+  };
+  if (details !== undefined) body.details = details;
+  return body;
+}
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+/** Turns Ajv issues into { fields: { "body.username": "must match pattern …" } }. */
+function validationDetails(error: FastifyError): Record<string, unknown> {
+  const fields: Record<string, string> = {};
+  const issues = (error.validation ?? []) as ValidationIssue[];
+  for (const issue of issues) {
+    let path = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+    const missing = issue.params?.['missingProperty'];
+    if (typeof missing === 'string') path = path ? `${path}.${missing}` : missing;
+    const key = [error.validationContext, path].filter(Boolean).join('.');
+    fields[key || String(error.validationContext ?? 'request')] ??= issue.message ?? 'is invalid';
+  }
+  return { fields };
+}
+
+function fromFastifyError(error: FastifyError): ErrorBody {
+  if (error.validation) {
+    const first = Object.entries(validationDetails(error)['fields'] as Record<string, string>)[0];
+    const message = first ? `${first[0]} ${first[1]}` : 'Invalid request';
+    return errorBody(400, message, 'INVALID_REQUEST', validationDetails(error));
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 500) return errorBody(500, 'Internal server error');
+  switch (error.code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return errorBody(413, error.message, 'PAYLOAD_TOO_LARGE');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return errorBody(415, error.message, 'UNSUPPORTED_MEDIA_TYPE');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return errorBody(400, error.message, 'INVALID_REQUEST');
+    default:
+      return errorBody(status, error.message);
+  }
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
+    const body =
+      error instanceof AppError
+        ? errorBody(error.statusCode, error.message, error.code, error.details)
+        : fromFastifyError(error as FastifyError);
+    if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    if (body.statusCode === 429 && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
+    return reply.status(body.statusCode).send(body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    return reply
+      .status(404)
+      .send(errorBody(404, `Route ${request.method} ${request.url.split('?')[0]} not found`, 'NOT_FOUND'));
+  });
+}

@@ -1,0 +1,48 @@
+// OpenAPI document at GET /openapi.json, generated from the route schemas; interactive docs at GET /docs.
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.js';
+import { namedSchemas } from './schemas.js';
+
+export const API_TAGS = [
+  { name: 'system', description: 'Health, readiness and this document' },
+  { name: 'auth', description: 'Accounts: register, log in, log out' },
+  { name: 'api-keys', description: 'API keys of the caller' },
+  { name: 'users', description: 'User profiles, follows and profile social links' },
+  { name: 'admin', description: 'Account administration' },
+  { name: 'cdn', description: 'Images and signed file downloads' },
+];
+
+/** Security requirement for routes whose auth level is "required" or "optional". */
+export const SECURED: Array<Record<string, string[]>> = [{ apiKey: [] }, { bearerAuth: [] }];
+
+export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
+  for (const schema of namedSchemas()) app.addSchema(schema);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Marketplace and Server Listing API',
+        version: '1.0.0',
+        description:
+          'Game-content marketplace (resources, versions, files, moderation) and game-server directory. ' +
+          'Authenticate with `x-api-key` or `Authorization: Bearer <token>`. Errors are ' +
+          '`{statusCode, error, message, code, details?}`.',
+      },
+      servers: [{ url: config.publicUrl }],
+      tags: API_TAGS,
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+          bearerAuth: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+    refResolver: {
+      // Named shapes keep their names as components instead of def-N.
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: false });
+}

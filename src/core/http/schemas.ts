@@ -1,0 +1,87 @@
+// Shared TypeBox shapes. Named shapes are registered once (components in the OpenAPI document) and
+// referenced with ref(), which keeps the static type while emitting a $ref.
+import { Type } from 'typebox';
+import type { Static, TSchema, TUnsafe } from 'typebox';
+
+const registry = new Map<string, TSchema>();
+
+/** Declares a named shape: it becomes `#/components/schemas/<id>` in the OpenAPI document. */
+export function named<T extends TSchema>(id: string, schema: T): T {
+  const withId = { ...schema, $id: id } as T;
+  registry.set(id, withId);
+  return withId;
+}
+
+/** A typed reference to a named shape. */
+export function ref<T extends TSchema>(schema: T): TUnsafe<Static<T>> {
+  const id = (schema as { $id?: string }).$id;
+  if (id === undefined) throw new Error('ref() needs a schema declared with named()');
+  return Type.Unsafe<Static<T>>({ $ref: `${id}#` });
+}
+
+export function namedSchemas(): TSchema[] {
+  return [...registry.values()];
+}
+
+export const Id = Type.String({ minLength: 1, maxLength: 64, description: 'Identifier (UUIDv7)' });
+export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 timestamp, UTC' });
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** http(s) URL, at most 2,048 characters (DESIGN §6). */
+export const HttpUrl = Type.String({ maxLength: 2048, pattern: '^https?://[^\\s]+$', format: 'uri' });
+export const Slug = Type.String({
+  minLength: 3,
+  maxLength: 64,
+  pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$',
+  description: 'Lower-case letters, digits and single hyphens; 3–64 characters',
+});
+export const Name = Type.String({ minLength: 1, maxLength: 100 });
+export const ShortDescription = Type.String({ maxLength: 250 });
+export const MarkdownDescription = Type.String({ maxLength: 50_000 });
+
+export const ErrorBody = named(
+  'Error',
+  Type.Object({
+    statusCode: Type.Integer(),
+    error: Type.String({ description: 'HTTP status name' }),
+    message: Type.String(),
+    code: Type.String({ description: 'Stable machine code, e.g. INVALID_REQUEST, NOT_FOUND, SLUG_TAKEN' }),
+    details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  }),
+);
+
+export const Message = named('Message', Type.Object({ message: Type.String() }));
+
+export const PageMeta = named(
+  'PageMeta',
+  Type.Object({
+    total: Type.Integer(),
+    limit: Type.Integer(),
+    offset: Type.Integer(),
+    page: Type.Optional(Type.Integer()),
+  }),
+);
+
+export const LimitOffsetQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+});
+
+export const PageQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+});
+
+export const IdParams = Type.Object({ id: Id });
+
+/** Error responses every authenticated route can produce; spread into `response`. */
+const errorRef = ref(ErrorBody);
+export const errors = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((status) => [status, errorRef])) as Record<number, typeof errorRef>;
+
+/** The array query parameters accept repeats and comma-separated values, at most 50 items. */
+export const QueryList = <T extends TSchema>(item: T) => Type.Array(item, { maxItems: 50 });
+
+/** A string restricted to a list of values, typed as their union. */
+export const StringEnum = <T extends string>(values: readonly T[], options: { description?: string } = {}) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });

@@ -1,0 +1,84 @@
+import type { Kysely } from 'kysely';
+import type { Actor } from '../../core/auth/authenticate.js';
+import { hasRank } from '../../core/auth/roles.js';
+import type { Clock } from '../../core/clock.js';
+import type { DialectName } from '../../core/db/database.js';
+import type { DB, Role, UserStatus } from '../../core/db/schema.js';
+import { badRequest, forbidden, notFound } from '../../core/http/errors.js';
+import type { MediaUrls } from '../../core/media-urls.js';
+import { toPrivateProfile } from '../users/users.mapper.js';
+import * as usersRepo from '../users/users.repo.js';
+import type { AdminUserFilter } from '../users/users.repo.js';
+import { applyAccountStatus } from './account-status.js';
+import type { BadgeReader } from '../users/badge-reader.js';
+
+export interface AdminUserPatch {
+  role?: Role;
+  status?: UserStatus;
+  suspendedUntil?: string;
+}
+
+export type AdminUsersService = ReturnType<typeof createAdminUsersService>;
+
+export function createAdminUsersService(deps: {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  clock: Clock;
+  urls: MediaUrls;
+  badges: BadgeReader;
+}) {
+  const { db, dialect, clock, urls, badges } = deps;
+
+  async function view(userIds: string[]) {
+    const [rows, badgeMap] = await Promise.all([usersRepo.findUsersByIds(db, userIds), badges.forUsers(userIds)]);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return userIds.flatMap((id) => {
+      const row = byId.get(id);
+      return row === undefined ? [] : [toPrivateProfile(row, urls, badgeMap.get(id) ?? [])];
+    });
+  }
+
+  return {
+    async list(filter: AdminUserFilter, limit: number, offset: number) {
+      const [rows, total] = await Promise.all([
+        usersRepo.listUsersForAdmin(db, dialect, filter, limit, offset),
+        usersRepo.countUsersForAdmin(db, dialect, filter),
+      ]);
+      const badgeMap = await badges.forUsers(rows.map((row) => row.id));
+      return { users: rows.map((row) => toPrivateProfile(row, urls, badgeMap.get(row.id) ?? [])), total };
+    },
+
+    async update(actor: Actor, userId: string, patch: AdminUserPatch) {
+      if (patch.role === undefined && patch.status === undefined) {
+        throw badRequest('Give a role or a status to change', { fields: { body: 'needs role or status' } });
+      }
+      if (actor.userId === userId) throw forbidden('You cannot change your own role or status');
+      const target = await usersRepo.findUserById(db, userId);
+      if (target === undefined) throw notFound('User');
+      if (patch.role !== undefined && actor.role !== 'SUPER_ADMIN') {
+        throw forbidden('Only a super admin can change roles');
+      }
+      // An admin moderates accounts below their own rank; a super admin moderates everyone else.
+      if (actor.role !== 'SUPER_ADMIN' && hasRank(target.role, actor.role)) {
+        throw forbidden('You can only change accounts of a lower role than yours');
+      }
+      if (patch.suspendedUntil !== undefined && patch.status !== 'SUSPENDED') {
+        throw badRequest('suspendedUntil goes with status SUSPENDED', { fields: { 'body.suspendedUntil': 'needs status SUSPENDED' } });
+      }
+      if (patch.suspendedUntil !== undefined && new Date(patch.suspendedUntil) <= clock.now()) {
+        throw badRequest('suspendedUntil must be in the future', { fields: { 'body.suspendedUntil': 'must be in the future' } });
+      }
+      if (patch.role !== undefined) {
+        await usersRepo.updateUser(db, userId, { role: patch.role, updated_at: clock.now().toISOString() });
+      }
+      if (patch.status !== undefined) {
+        await applyAccountStatus(db, clock, userId, {
+          status: patch.status,
+          ...(patch.suspendedUntil !== undefined ? { suspendedUntil: patch.suspendedUntil } : {}),
+        });
+      }
+      const [updated] = await view([userId]);
+      return updated!;
+    },
+  };
+}

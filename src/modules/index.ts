@@ -1,0 +1,60 @@
+// The URL map: every module, its services and its routes, registered in one place.
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../app.js';
+import { createMediaUrls } from '../core/media-urls.js';
+import { adminUsersRoutes } from './admin/admin-users.routes.js';
+import { createAdminUsersService } from './admin/admin-users.service.js';
+import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
+import { createApiKeysService } from './api-keys/api-keys.service.js';
+import { deleteExpiredSessions } from './auth/auth.repo.js';
+import { authRoutes } from './auth/auth.routes.js';
+import { createAuthService } from './auth/auth.service.js';
+import { registerSocialLinkRoutes } from './social-links/social-links.routes.js';
+import { USER_PLATFORMS } from './social-links/social-links.schemas.js';
+import { createSocialLinksService } from './social-links/social-links.service.js';
+import { systemRoutes } from './system/system.routes.js';
+import { noBadges } from './users/badge-reader.js';
+import { followsRoutes } from './users/follows/follows.routes.js';
+import { createFollowsService } from './users/follows/follows.service.js';
+import { usersRoutes } from './users/users.routes.js';
+import { createUsersService } from './users/users.service.js';
+import { requireActor } from '../core/auth/authenticate.js';
+
+export async function registerModules(app: FastifyInstance, context: AppContext): Promise<void> {
+  const { database, storage, clock, scheduler } = context;
+  const { db, dialect } = database;
+  const urls = createMediaUrls(storage);
+  const badges = noBadges;
+
+  const users = createUsersService({ db, dialect, storage, urls, clock, badges });
+  const socialLinks = createSocialLinksService({ db, clock });
+
+  await app.register(systemRoutes, context);
+  await app.register(authRoutes, { auth: createAuthService({ db, clock }), users });
+  await app.register(apiKeysRoutes, { apiKeys: createApiKeysService({ db, clock }) });
+  await app.register(usersRoutes, { users });
+  await app.register(followsRoutes, { follows: createFollowsService({ db, clock, urls }) });
+  await app.register(async (scope) => {
+    const ownProfile = async (request: Parameters<typeof requireActor>[0]) => requireActor(request).userId;
+    await registerSocialLinkRoutes(scope, {
+      path: '/users/me/social-links',
+      ownerType: 'USER',
+      platforms: USER_PLATFORMS,
+      tag: 'users',
+      name: 'ProfileSocialLink',
+      service: socialLinks,
+      readOwner: ownProfile,
+      writeOwner: ownProfile,
+      readIsPublic: false,
+    });
+  });
+  await app.register(adminUsersRoutes, {
+    adminUsers: createAdminUsersService({ db, dialect, clock, urls, badges }),
+  });
+
+  scheduler.register({
+    name: 'purge-expired-sessions',
+    intervalMs: 60 * 60 * 1000,
+    run: async () => void (await deleteExpiredSessions(db, clock.now().toISOString())),
+  });
+}

@@ -1,0 +1,101 @@
+// Social links of users, teams and servers: one set of rules (DESIGN §8 "Social"): at most 10 per owner,
+// `order` gapless from 0, a reorder lists exactly the existing ids.
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../core/clock.js';
+import type { DB } from '../../core/db/schema.js';
+import { badRequest, conflict, notFound } from '../../core/http/errors.js';
+import { newId } from '../../core/ids.js';
+import { toSocialLink } from './social-links.mapper.js';
+import type { SocialLinkView } from './social-links.mapper.js';
+import * as repo from './social-links.repo.js';
+import type { SocialLinkOwnerType } from './social-links.repo.js';
+import { MAX_SOCIAL_LINKS } from './social-links.schemas.js';
+
+export interface SocialLinkInput {
+  platform: string;
+  url: string;
+}
+
+export type SocialLinksService = ReturnType<typeof createSocialLinksService>;
+
+export function createSocialLinksService({ db, clock }: { db: Kysely<DB>; clock: Clock }) {
+  async function list(ownerType: SocialLinkOwnerType, ownerId: string): Promise<SocialLinkView[]> {
+    return (await repo.listLinks(db, ownerType, ownerId)).map(toSocialLink);
+  }
+
+  async function ownedLink(ownerType: SocialLinkOwnerType, ownerId: string, linkId: string) {
+    const link = (await repo.listLinks(db, ownerType, ownerId)).find((row) => row.id === linkId);
+    if (link === undefined) throw notFound('Social link');
+    return link;
+  }
+
+  return {
+    list,
+
+    create(ownerType: SocialLinkOwnerType, ownerId: string, input: SocialLinkInput): Promise<SocialLinkView> {
+      return db.transaction().execute(async (trx) => {
+        const existing = await repo.listLinks(trx, ownerType, ownerId);
+        if (existing.length >= MAX_SOCIAL_LINKS) {
+          throw conflict(`At most ${MAX_SOCIAL_LINKS} social links are allowed`, 'LIMIT_REACHED', {
+            limit: MAX_SOCIAL_LINKS,
+          });
+        }
+        const row = {
+          id: newId(),
+          owner_type: ownerType,
+          owner_id: ownerId,
+          platform: input.platform,
+          url: input.url,
+          position: existing.length,
+          created_at: clock.now().toISOString(),
+        };
+        await repo.insertLink(trx, row);
+        return toSocialLink(row);
+      });
+    },
+
+    async update(
+      ownerType: SocialLinkOwnerType,
+      ownerId: string,
+      linkId: string,
+      patch: Partial<SocialLinkInput>,
+    ): Promise<SocialLinkView> {
+      const link = await ownedLink(ownerType, ownerId, linkId);
+      const changes = { platform: patch.platform ?? link.platform, url: patch.url ?? link.url };
+      await repo.updateLink(db, linkId, changes);
+      return toSocialLink({ ...link, ...changes });
+    },
+
+    async remove(ownerType: SocialLinkOwnerType, ownerId: string, linkId: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const links = await repo.listLinks(trx, ownerType, ownerId);
+        if (!links.some((row) => row.id === linkId)) throw notFound('Social link');
+        await repo.deleteLink(trx, linkId);
+        // Keep `order` gapless from 0.
+        const remaining = links.filter((row) => row.id !== linkId);
+        for (const [index, row] of remaining.entries()) {
+          if (row.position !== index) await repo.updateLink(trx, row.id, { position: index });
+        }
+      });
+    },
+
+    async reorder(ownerType: SocialLinkOwnerType, ownerId: string, linkIds: string[]): Promise<SocialLinkView[]> {
+      return db.transaction().execute(async (trx) => {
+        const links = await repo.listLinks(trx, ownerType, ownerId);
+        const existing = new Set(links.map((row) => row.id));
+        const given = new Set(linkIds);
+        if (given.size !== linkIds.length || given.size !== existing.size || linkIds.some((id) => !existing.has(id))) {
+          throw badRequest('linkIds must list every existing social link exactly once', {
+            fields: { 'body.linkIds': 'must contain exactly the existing link ids' },
+          });
+        }
+        const byId = new Map(links.map((row) => [row.id, row]));
+        const reordered = linkIds.map((id, index) => ({ ...byId.get(id)!, position: index }));
+        for (const row of reordered) {
+          if (byId.get(row.id)!.position !== row.position) await repo.updateLink(trx, row.id, { position: row.position });
+        }
+        return reordered.map(toSocialLink);
+      });
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { DialectName } from '../../core/db/database.js';
+import { containsInsensitive } from '../../core/db/dialect.js';
+import type { DB, Role, UsersTable, UserStatus } from '../../core/db/schema.js';
+
+export type UserRow = Selectable<UsersTable>;
+type Executor = Kysely<DB> | Transaction<DB>;
+
+export const findUserById = (db: Executor, id: string): Promise<UserRow | undefined> =>
+  db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findUserByUsername = (db: Executor, username: string): Promise<UserRow | undefined> =>
+  db.selectFrom('users').selectAll().where('username_key', '=', username.toLowerCase()).executeTakeFirst();
+
+export const findUserByLogin = (db: Executor, login: string): Promise<UserRow | undefined> =>
+  db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb.or([eb('username_key', '=', login.toLowerCase()), eb('email', '=', login.toLowerCase())]))
+    .executeTakeFirst();
+
+export const findUsersByIds = (db: Executor, ids: readonly string[]): Promise<UserRow[]> =>
+  ids.length === 0 ? Promise.resolve([]) : db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+
+export async function insertUser(db: Executor, row: Insertable<UsersTable>): Promise<void> {
+  await db.insertInto('users').values(row).execute();
+}
+
+export async function updateUser(db: Executor, id: string, patch: Updateable<UsersTable>): Promise<void> {
+  await db.updateTable('users').set(patch).where('id', '=', id).execute();
+}
+
+/** Username or display name contains q (case-insensitive, wildcards literal); most-followed first. */
+export function searchUsers(db: Executor, dialect: DialectName, q: string, limit: number): Promise<UserRow[]> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('status', '!=', 'BANNED')
+    .where((eb) =>
+      eb.or([containsInsensitive(dialect, eb.ref('username'), q), containsInsensitive(dialect, eb.ref('display_name'), q)]),
+    )
+    .orderBy('follower_count', 'desc')
+    .orderBy('username_key')
+    .limit(limit)
+    .execute();
+}
+
+export interface AdminUserFilter {
+  search?: string;
+  role?: Role;
+  status?: UserStatus;
+}
+
+function filtered(db: Executor, dialect: DialectName, filter: AdminUserFilter) {
+  let query = db.selectFrom('users');
+  if (filter.role !== undefined) query = query.where('role', '=', filter.role);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.search !== undefined) {
+    const needle = filter.search;
+    query = query.where((eb) =>
+      eb.or([
+        containsInsensitive(dialect, eb.ref('username'), needle),
+        containsInsensitive(dialect, eb.ref('email'), needle),
+        containsInsensitive(dialect, eb.ref('display_name'), needle),
+      ]),
+    );
+  }
+  return query;
+}
+
+export function listUsersForAdmin(
+  db: Executor,
+  dialect: DialectName,
+  filter: AdminUserFilter,
+  limit: number,
+  offset: number,
+): Promise<UserRow[]> {
+  return filtered(db, dialect, filter).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+}
+
+/** Admin-only screen with filters: a filtered count is acceptable here (low traffic, indexed columns). */
+export async function countUsersForAdmin(db: Executor, dialect: DialectName, filter: AdminUserFilter): Promise<number> {
+  const row = await filtered(db, dialect, filter)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

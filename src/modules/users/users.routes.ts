@@ -1,0 +1,165 @@
+import type { FastifyInstance } from 'fastify';
+import { typed } from '../../core/http/typed.js';
+import { requireActor, requireUser } from '../../core/auth/authenticate.js';
+import { readBufferedUpload } from '../../core/http/multipart.js';
+import { SECURED } from '../../core/http/openapi.js';
+import { uploadLimit } from '../../core/http/rate-limits.js';
+import { errors, ref } from '../../core/http/schemas.js';
+import { IMAGE_LIMITS } from '../../core/images.js';
+import type { UsersService } from './users.service.js';
+import {
+  ImageUrlResponse,
+  PrivateProfile,
+  PublicProfile,
+  UpdateProfileBody,
+  UserIdParams,
+  UsernameParams,
+  UserSearchQuery,
+  UserSearchResult,
+} from './users.schemas.js';
+
+const tags = ['users'];
+const authed = { security: SECURED };
+const uploadSchema = (field: string) => ({
+  consumes: ['multipart/form-data'],
+  description: `multipart/form-data with one file field \`${field}\` (PNG, JPG or WEBP; at most 5 MiB and 25 megapixels). The image is re-encoded and its metadata stripped.`,
+});
+
+export async function usersRoutes(fastify: FastifyInstance, { users }: { users: UsersService }): Promise<void> {
+  const app = typed(fastify);
+  app.get(
+    '/users/me',
+    {
+      preHandler: requireUser,
+      schema: { tags, summary: 'Your private profile', operationId: 'getMyProfile', ...authed, response: { 200: ref(PrivateProfile), ...errors(401) } },
+    },
+    async (request) => users.getPrivateProfile(requireActor(request).userId),
+  );
+
+  app.patch(
+    '/users/me',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Edit your profile (displayName, bio, location, website; null clears)',
+        operationId: 'updateMyProfile',
+        body: UpdateProfileBody,
+        ...authed,
+        response: { 200: ref(PrivateProfile), ...errors(400, 401) },
+      },
+    },
+    async (request) => users.updateProfile(requireActor(request).userId, request.body),
+  );
+
+  app.post(
+    '/users/me/image',
+    {
+      preHandler: requireUser,
+      config: uploadLimit,
+      schema: {
+        tags,
+        summary: 'Upload your avatar',
+        operationId: 'uploadMyImage',
+        ...uploadSchema('image'),
+        ...authed,
+        response: { 200: ImageUrlResponse, ...errors(400, 401, 413, 415) },
+      },
+    },
+    async (request) => {
+      const upload = await readBufferedUpload(request, 'image', IMAGE_LIMITS.maxBytes);
+      const profile = await users.setAvatar(requireActor(request).userId, upload.data);
+      return { imageUrl: profile.image };
+    },
+  );
+
+  app.delete(
+    '/users/me/image',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Remove your avatar (the default avatar is shown again)',
+        operationId: 'deleteMyImage',
+        ...authed,
+        response: { 200: ref(PrivateProfile), ...errors(401) },
+      },
+    },
+    async (request) => users.removeAvatar(requireActor(request).userId),
+  );
+
+  app.post(
+    '/users/me/banner',
+    {
+      preHandler: requireUser,
+      config: uploadLimit,
+      schema: {
+        tags,
+        summary: 'Upload your profile banner',
+        operationId: 'uploadMyBanner',
+        ...uploadSchema('banner'),
+        ...authed,
+        response: { 200: ref(PrivateProfile), ...errors(400, 401, 413, 415) },
+      },
+    },
+    async (request) => {
+      const upload = await readBufferedUpload(request, 'banner', IMAGE_LIMITS.maxBytes);
+      return users.setBanner(requireActor(request).userId, upload.data);
+    },
+  );
+
+  app.delete(
+    '/users/me/banner',
+    {
+      preHandler: requireUser,
+      schema: { tags, summary: 'Remove your profile banner', operationId: 'deleteMyBanner', ...authed, response: { 200: ref(PrivateProfile), ...errors(401) } },
+    },
+    async (request) => users.removeBanner(requireActor(request).userId),
+  );
+
+  app.get(
+    '/users/search',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Find users by username or display name',
+        operationId: 'searchUsers',
+        querystring: UserSearchQuery,
+        ...authed,
+        response: { 200: UserSearchResult, ...errors(400, 401) },
+      },
+    },
+    async (request) => ({ users: await users.search(request.query.q, request.query.limit ?? 20) }),
+  );
+
+  app.get(
+    '/users/username/:username',
+    {
+      schema: {
+        tags,
+        summary: 'Public profile by username (isFollowing when authenticated)',
+        operationId: 'getUserByUsername',
+        params: UsernameParams,
+        ...authed,
+        response: { 200: ref(PublicProfile), ...errors(404) },
+      },
+    },
+    async (request) => users.getPublicProfileByUsername(request.params.username, request.actor?.userId),
+  );
+
+  app.get(
+    '/users/:userId',
+    {
+      schema: {
+        tags,
+        summary: 'Public profile by id',
+        operationId: 'getUser',
+        params: UserIdParams,
+        response: { 200: ref(PublicProfile), ...errors(404) },
+      },
+    },
+    async (request) => users.getPublicProfileById(request.params.userId, request.actor?.userId),
+  );
+
+}

@@ -1,0 +1,122 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../core/clock.js';
+import type { DialectName } from '../../core/db/database.js';
+import type { DB } from '../../core/db/schema.js';
+import { notFound } from '../../core/http/errors.js';
+import { processImage } from '../../core/images.js';
+import { discardImage, imageKey, putImage } from '../../core/images-store.js';
+import type { MediaUrls } from '../../core/media-urls.js';
+import type { Storage } from '../../core/storage/storage.js';
+import { toSocialLink } from '../social-links/social-links.mapper.js';
+import { listLinks } from '../social-links/social-links.repo.js';
+import type { BadgeReader } from './badge-reader.js';
+import { isFollowing } from './follows/follows.repo.js';
+import { toPrivateProfile, toPublicProfile, toUserSummary } from './users.mapper.js';
+import * as repo from './users.repo.js';
+import type { UserRow } from './users.repo.js';
+
+export interface ProfilePatch {
+  displayName?: string | null;
+  bio?: string | null;
+  location?: string | null;
+  website?: string | null;
+}
+
+const AVATAR_BOX = 512;
+const BANNER_BOX = { maxWidth: 1920, maxHeight: 1080 };
+
+export type UsersService = ReturnType<typeof createUsersService>;
+
+export function createUsersService(deps: {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  storage: Storage;
+  urls: MediaUrls;
+  clock: Clock;
+  badges: BadgeReader;
+}) {
+  const { db, dialect, storage, urls, clock, badges } = deps;
+
+  async function requireUser(userId: string): Promise<UserRow> {
+    const row = await repo.findUserById(db, userId);
+    if (row === undefined) throw notFound('User');
+    return row;
+  }
+
+  async function privateProfile(row: UserRow) {
+    const badgeMap = await badges.forUsers([row.id]);
+    return toPrivateProfile(row, urls, badgeMap.get(row.id) ?? []);
+  }
+
+  async function publicProfile(row: UserRow | undefined, viewerId: string | undefined) {
+    // Banned accounts have no public profile.
+    if (row === undefined || row.status === 'BANNED') throw notFound('User');
+    const [badgeMap, links, following] = await Promise.all([
+      badges.forUsers([row.id]),
+      listLinks(db, 'USER', row.id),
+      viewerId === undefined || viewerId === row.id ? false : isFollowing(db, viewerId, row.id),
+    ]);
+    return toPublicProfile(row, urls, badgeMap.get(row.id) ?? [], links.map(toSocialLink), following);
+  }
+
+  async function replaceImage(userId: string, column: 'image_key' | 'banner_key', upload: Buffer | null) {
+    const user = await requireUser(userId);
+    let key: string | null = null;
+    if (upload !== null) {
+      const image = await processImage(
+        upload,
+        column === 'image_key' ? { maxWidth: AVATAR_BOX, maxHeight: AVATAR_BOX } : BANNER_BOX,
+      );
+      key = imageKey(column === 'image_key' ? 'avatars' : 'banners', userId, image);
+      await putImage(storage, key, image);
+    }
+    try {
+      await repo.updateUser(db, userId, { [column]: key, updated_at: clock.now().toISOString() });
+    } catch (error) {
+      if (key !== null && key !== user[column]) await storage.delete(key);
+      throw error;
+    }
+    await discardImage(storage, user[column], key);
+    return privateProfile({ ...user, [column]: key });
+  }
+
+  return {
+    requireUser,
+
+    async getPrivateProfile(userId: string) {
+      return privateProfile(await requireUser(userId));
+    },
+
+    async getPublicProfileById(userId: string, viewerId: string | undefined) {
+      return publicProfile(await repo.findUserById(db, userId), viewerId);
+    },
+
+    async getPublicProfileByUsername(username: string, viewerId: string | undefined) {
+      return publicProfile(await repo.findUserByUsername(db, username), viewerId);
+    },
+
+    async updateProfile(userId: string, patch: ProfilePatch) {
+      const user = await requireUser(userId);
+      const changes = {
+        ...(patch.displayName !== undefined ? { display_name: patch.displayName } : {}),
+        ...(patch.bio !== undefined ? { bio: patch.bio === '' ? null : patch.bio } : {}),
+        ...(patch.location !== undefined ? { location: patch.location === '' ? null : patch.location } : {}),
+        ...(patch.website !== undefined ? { website: patch.website } : {}),
+        updated_at: clock.now().toISOString(),
+      };
+      await repo.updateUser(db, userId, changes);
+      return privateProfile({ ...user, ...changes });
+    },
+
+    async search(q: string, limit: number) {
+      const rows = await repo.searchUsers(db, dialect, q, limit);
+      const badgeMap = await badges.forUsers(rows.map((row) => row.id));
+      return rows.map((row) => ({ ...toUserSummary(row, urls), badges: badgeMap.get(row.id) ?? [] }));
+    },
+
+    setAvatar: (userId: string, upload: Buffer) => replaceImage(userId, 'image_key', upload),
+    removeAvatar: (userId: string) => replaceImage(userId, 'image_key', null),
+    setBanner: (userId: string, upload: Buffer) => replaceImage(userId, 'banner_key', upload),
+    removeBanner: (userId: string) => replaceImage(userId, 'banner_key', null),
+  };
+}
