@@ -65,7 +65,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const clock = options.clock ?? systemClock;
   const database = options.database ?? openDatabase(config);
   const ownsDatabase = options.database === undefined;
-  const storage = options.storage ?? createStorage(config);
+  const storage = options.storage ?? createStorage(config, { clock });
 
   if (config.migrate) await migrateToLatest(database.db, database.dialect);
 

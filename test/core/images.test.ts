@@ -178,6 +178,20 @@ describe('processImage: limits', () => {
       processImage(gif, { allowGif: true, limits: { ...limits, maxFrames: 3 } }),
     ).resolves.toBeDefined();
   });
+
+  it('refuses an animation whose frames together exceed maxAnimationPixels with 413', async () => {
+    // 20x20 × 3 frames = 1,200 decoded pixels: fine at the limit, refused one pixel under it.
+    const gif = await gifImage(20, 20, 3);
+    const limits = { ...IMAGE_LIMITS, maxAnimationPixels: 1200 };
+    await expect(processImage(gif, { allowGif: true, limits })).resolves.toBeDefined();
+    await expect(
+      processImage(gif, { allowGif: true, limits: { ...limits, maxAnimationPixels: 1199 } }),
+    ).rejects.toMatchObject(tooLarge);
+    // A still image is bounded by maxPixels alone.
+    await expect(
+      processImage(await pngImage(40, 40), { limits: { ...limits, maxAnimationPixels: 1 } }),
+    ).resolves.toBeDefined();
+  });
 });
 
 describe('processImage: undecodable input', () => {

@@ -54,9 +54,15 @@ export function storageContract(storage: () => Storage, options: { cdnUrl: strin
 
   describe('shared storage behaviour', () => {
     it('puts a buffer and reads it back with size and content type', async () => {
-      const stored = await storage().put('images/u/1/hello.txt', text, { contentType: 'text/plain', immutable: true });
+      const stored = await storage().put('images/u/1/hello.txt', text, {
+        contentType: 'text/plain',
+        immutable: true,
+      });
       expect(stored).toEqual({ key: 'images/u/1/hello.txt', size: text.length });
-      expect(await storage().head('images/u/1/hello.txt')).toEqual({ size: text.length, contentType: 'text/plain' });
+      expect(await storage().head('images/u/1/hello.txt')).toEqual({
+        size: text.length,
+        contentType: 'text/plain',
+      });
       const object = await storage().get('images/u/1/hello.txt');
       expect(object?.size).toBe(text.length);
       expect(object?.contentType).toBe('text/plain');
@@ -72,9 +78,9 @@ export function storageContract(storage: () => Storage, options: { cdnUrl: strin
       expect((await readAll(single!.body)).toString()).toBe('H');
       const clamped = await storage().get('images/range.bin', { start: text.length - 3, end: 10_000 });
       expect((await readAll(clamped!.body)).toString()).toBe('789');
-      await expect(storage().get('images/range.bin', { start: text.length, end: text.length + 5 })).rejects.toThrow(
-        RangeError,
-      );
+      await expect(
+        storage().get('images/range.bin', { start: text.length, end: text.length + 5 }),
+      ).rejects.toThrow(RangeError);
     });
 
     it('overwrites an object, content type included', async () => {
@@ -95,7 +101,9 @@ export function storageContract(storage: () => Storage, options: { cdnUrl: strin
     it('streams a ~20 MiB body in and out', async () => {
       const size = 20 * MIB + 12_345;
       const source = generatedStream(size);
-      const stored = await storage().put('files/v1/big.bin', source.stream, { contentType: 'application/zip' });
+      const stored = await storage().put('files/v1/big.bin', source.stream, {
+        contentType: 'application/zip',
+      });
       expect(stored.size).toBe(size);
       expect(await storage().head('files/v1/big.bin')).toEqual({ size, contentType: 'application/zip' });
       const read = await digestOf((await storage().get('files/v1/big.bin'))!.body);
@@ -127,7 +135,9 @@ export function storageContract(storage: () => Storage, options: { cdnUrl: strin
 
     it('rejects invalid keys as programming errors', async () => {
       for (const key of ['../x', '/abs', 'a//b', 'a\\b', './a', 'a/', '', 'a b', 'images/../../etc/passwd']) {
-        await expect(storage().put(key, text, { contentType: 'text/plain' })).rejects.toThrow(/Invalid storage key/);
+        await expect(storage().put(key, text, { contentType: 'text/plain' })).rejects.toThrow(
+          /Invalid storage key/,
+        );
         await expect(storage().get(key)).rejects.toThrow(/Invalid storage key/);
         await expect(storage().head(key)).rejects.toThrow(/Invalid storage key/);
         await expect(storage().delete(key)).rejects.toThrow(/Invalid storage key/);

@@ -19,13 +19,33 @@ async function listFiles(dir: string): Promise<string[]> {
 
 describe('storage keys', () => {
   it('accepts relative POSIX paths of safe segments', () => {
-    for (const key of ['a', 'images/u/1/abc.webp', 'files/0193-x/f_1.zip', 'defaults/avatar-v1.png', '.hidden/a']) {
+    for (const key of [
+      'a',
+      'images/u/1/abc.webp',
+      'files/0193-x/f_1.zip',
+      'defaults/avatar-v1.png',
+      '.hidden/a',
+    ]) {
       expect(isValidKey(key)).toBe(true);
     }
   });
 
   it('rejects traversal, absolute paths, empty segments, backslashes and odd characters', () => {
-    for (const key of ['../x', '/abs', 'a//b', 'a/./b', 'a/..', '.', '', 'a/', 'a\\b', 'a b', 'a%2Fb', 'é', 'a?b']) {
+    for (const key of [
+      '../x',
+      '/abs',
+      'a//b',
+      'a/./b',
+      'a/..',
+      '.',
+      '',
+      'a/',
+      'a\\b',
+      'a b',
+      'a%2Fb',
+      'é',
+      'a?b',
+    ]) {
       expect(isValidKey(key)).toBe(false);
       expect(() => assertValidKey(key)).toThrow(Error);
     }

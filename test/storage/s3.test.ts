@@ -69,13 +69,18 @@ describe('S3 storage (s3rver)', () => {
   it('sends a large stream as a multipart upload', async () => {
     const size = 20 * MIB + 1;
     const source = generatedStream(size, 1000 * 1000);
-    const stored = await storage.put('files/multi/part.bin', source.stream, { contentType: 'application/zip' });
+    const stored = await storage.put('files/multi/part.bin', source.stream, {
+      contentType: 'application/zip',
+    });
     expect(stored.size).toBe(size);
     // s3rver reports a completed multipart upload as ObjectCreated:Post and a single PUT as ObjectCreated:Put.
-    expect(events.filter((event) => event.key === 'files/multi/part.bin').map((event) => event.name)).toEqual([
-      'ObjectCreated:Post',
-    ]);
-    expect(await digestOf((await storage.get('files/multi/part.bin'))!.body)).toEqual({ size, digest: source.digest() });
+    expect(events.filter((event) => event.key === 'files/multi/part.bin').map((event) => event.name)).toEqual(
+      ['ObjectCreated:Post'],
+    );
+    expect(await digestOf((await storage.get('files/multi/part.bin'))!.body)).toEqual({
+      size,
+      digest: source.digest(),
+    });
     await storage.put('images/single.png', Buffer.from('png'), { contentType: 'image/png' });
     expect(events.filter((event) => event.key === 'images/single.png').map((event) => event.name)).toEqual([
       'ObjectCreated:Put',
@@ -83,7 +88,10 @@ describe('S3 storage (s3rver)', () => {
   });
 
   it('marks immutable objects as cacheable forever', async () => {
-    await storage.put('images/cache/a.png', Buffer.from('png'), { contentType: 'image/png', immutable: true });
+    await storage.put('images/cache/a.png', Buffer.from('png'), {
+      contentType: 'image/png',
+      immutable: true,
+    });
     await storage.put('files/cache/b.zip', Buffer.from('zip'), { contentType: 'application/zip' });
     const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
     try {

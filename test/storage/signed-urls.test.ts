@@ -18,7 +18,13 @@ function parts(url: string) {
 }
 
 describe('signed URLs', () => {
-  const url = signUrl({ cdnUrl: 'http://cdn.test/cdn', key, downloadName, expiresAt: nowSeconds + 3600, secret });
+  const url = signUrl({
+    cdnUrl: 'http://cdn.test/cdn',
+    key,
+    downloadName,
+    expiresAt: nowSeconds + 3600,
+    secret,
+  });
   const signed = parts(url);
 
   it('maps the key straight onto the CDN path and round-trips', () => {
@@ -40,7 +46,13 @@ describe('signed URLs', () => {
   });
 
   it('rejects malformed signatures and expiries without throwing', () => {
-    for (const signature of ['', 'abc', signed.signature.slice(0, 62), `${signed.signature}00`, 'z'.repeat(64)]) {
+    for (const signature of [
+      '',
+      'abc',
+      signed.signature.slice(0, 62),
+      `${signed.signature}00`,
+      'z'.repeat(64),
+    ]) {
       expect(verifySignature({ key, ...signed, signature, secret, now })).toBe(false);
     }
     for (const expires of ['', 'soon', '-1', '1e12', `${nowSeconds + 3600}.0`]) {
@@ -56,7 +68,13 @@ describe('signed URLs', () => {
 
   it('only signs keys under files/', () => {
     expect(() =>
-      signUrl({ cdnUrl: 'http://cdn.test', key: 'images/a.png', downloadName, expiresAt: nowSeconds, secret }),
+      signUrl({
+        cdnUrl: 'http://cdn.test',
+        key: 'images/a.png',
+        downloadName,
+        expiresAt: nowSeconds,
+        secret,
+      }),
     ).toThrow();
     expect(() =>
       signUrl({ cdnUrl: 'http://cdn.test', key: 'files/../x', downloadName, expiresAt: nowSeconds, secret }),
@@ -64,7 +82,9 @@ describe('signed URLs', () => {
   });
 
   it('builds an attachment disposition with an ASCII fallback and the UTF-8 name', () => {
-    expect(attachmentDisposition('plain.zip')).toBe(`attachment; filename="plain.zip"; filename*=UTF-8''plain.zip`);
+    expect(attachmentDisposition('plain.zip')).toBe(
+      `attachment; filename="plain.zip"; filename*=UTF-8''plain.zip`,
+    );
     const header = attachmentDisposition('naïve "map"\r\n(1).zip');
     expect(header).toBe(
       `attachment; filename="na_ve _map___(1).zip"; filename*=UTF-8''na%C3%AFve%20%22map%22%0D%0A%281%29.zip`,

@@ -30,7 +30,10 @@ const PUBLIC_CACHE = 'public, max-age=31536000, immutable';
  * object": no header, a malformed one, or several ranges — a server may ignore Range in those cases,
  * which spares us multipart/byteranges responses.
  */
-export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | undefined {
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): ByteRange | 'unsatisfiable' | undefined {
   if (header === undefined) return undefined;
   const match = /^bytes=(\d*)-(\d*)$/i.exec(header.trim());
   if (match === null) return undefined;
@@ -135,7 +138,11 @@ export const cdnRoutes: FastifyPluginAsync<CdnRoutesOptions> = async (app, { sto
       const range = parseRange(rangeHeader, info.size);
       if (range === 'unsatisfiable') {
         reply.header('content-range', `bytes */${info.size}`);
-        throw new AppError(416, 'RANGE_NOT_SATISFIABLE', `Requested range is outside the object (${info.size} bytes)`);
+        throw new AppError(
+          416,
+          'RANGE_NOT_SATISFIABLE',
+          `Requested range is outside the object (${info.size} bytes)`,
+        );
       }
       writeHeaders(reply, info, range, access);
       if (request.method === 'HEAD') {

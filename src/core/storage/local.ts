@@ -94,7 +94,10 @@ export function createLocalStorage({ rootDir, cdnUrl, secret, clock }: LocalStor
       assertValidKey(key);
       const target = objectPath(key);
       const metaTarget = metaPath(key);
-      await Promise.all([mkdir(dirname(target), { recursive: true }), mkdir(dirname(metaTarget), { recursive: true })]);
+      await Promise.all([
+        mkdir(dirname(target), { recursive: true }),
+        mkdir(dirname(metaTarget), { recursive: true }),
+      ]);
       const temp = tempPathFor(target);
       const metaTemp = tempPathFor(metaTarget);
       try {
@@ -164,7 +167,8 @@ export function createLocalStorage({ rootDir, cdnUrl, secret, clock }: LocalStor
     },
 
     async signedUrl(key, { expiresIn, downloadName }): Promise<string> {
-      if (!isPrivateKey(key)) throw new Error(`Signed URLs are only for keys under ${PRIVATE_PREFIX}: ${key}`);
+      if (!isPrivateKey(key))
+        throw new Error(`Signed URLs are only for keys under ${PRIVATE_PREFIX}: ${key}`);
       const now = (clock?.now() ?? new Date()).getTime();
       const expiresAt = Math.floor(now / 1000) + Math.ceil(expiresIn);
       return signUrl({ cdnUrl: baseUrl, key, downloadName, expiresAt, secret });

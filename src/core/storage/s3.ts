@@ -11,7 +11,7 @@ import {
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { PassThrough, pipeline, Readable, Transform } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import { assertValidKey, isPrivateKey, PRIVATE_PREFIX } from './keys.js';
 import { attachmentDisposition } from './signed-urls.js';
 import type { ByteRange, ObjectInfo, ObjectStream, PutOptions, Storage, StoredObject } from './storage.js';
@@ -56,7 +56,8 @@ interface ServedRange {
 /** Where the returned body starts and how big the whole object is, from `Content-Range: bytes a-b/size`. */
 function servedRange(contentRange: string | undefined, contentLength: number | undefined): ServedRange {
   const match = /^bytes (\d+)-\d+\/(\d+)$/.exec(contentRange ?? '');
-  if (match?.[1] !== undefined && match[2] !== undefined) return { start: Number(match[1]), size: Number(match[2]) };
+  if (match?.[1] !== undefined && match[2] !== undefined)
+    return { start: Number(match[1]), size: Number(match[2]) };
   // No Content-Range: the server ignored Range (HTTP allows that) and sent the whole object.
   return { start: 0, size: contentLength ?? 0 };
 }
@@ -111,15 +112,19 @@ export function createS3Storage(options: S3StorageOptions): Storage {
     async put(key: string, body: Readable | Buffer, putOptions: PutOptions): Promise<StoredObject> {
       assertValidKey(key);
       let size = 0;
-      let source: Buffer | PassThrough;
+      let source: Buffer | Transform;
       if (Buffer.isBuffer(body)) {
         size = body.length;
         source = body;
       } else {
         // Count bytes as they pass instead of trusting a length header: the caller's stream is the truth.
-        const counter = new PassThrough();
-        counter.on('data', (chunk: Buffer) => {
-          size += chunk.length;
+        // A transform rather than a 'data' listener, which would switch the stream to flowing mode and
+        // could drop chunks before the uploader starts reading.
+        const counter = new Transform({
+          transform(chunk: Buffer, _encoding, callback) {
+            size += chunk.length;
+            callback(null, chunk);
+          },
         });
         // pipeline (not pipe) so an error in the caller's stream fails the upload instead of hanging it.
         pipeline(body, counter, () => {});
@@ -148,7 +153,10 @@ export function createS3Storage(options: S3StorageOptions): Storage {
 
     async get(key: string, range?: ByteRange): Promise<ObjectStream | undefined> {
       assertValidKey(key);
-      if (range !== undefined && !(Number.isSafeInteger(range.start) && range.start >= 0 && range.start <= range.end)) {
+      if (
+        range !== undefined &&
+        !(Number.isSafeInteger(range.start) && range.start >= 0 && range.start <= range.end)
+      ) {
         throw new RangeError(`Range ${range.start}-${range.end} is not satisfiable`);
       }
       try {
@@ -172,13 +180,19 @@ export function createS3Storage(options: S3StorageOptions): Storage {
         const servedEnd = served.start + servedLength - 1;
         if (served.start > range.start || servedEnd < end || range.start > end) {
           body.destroy();
-          throw new RangeError(`Range ${range.start}-${range.end} is not satisfiable for ${served.size} bytes`);
+          throw new RangeError(
+            `Range ${range.start}-${range.end} is not satisfiable for ${served.size} bytes`,
+          );
         }
-        return { body: sliceBody(body, range.start - served.start, end - range.start + 1), size: served.size, contentType };
+        return {
+          body: sliceBody(body, range.start - served.start, end - range.start + 1),
+          size: served.size,
+          contentType,
+        };
       } catch (error) {
         if (isNotFound(error)) return undefined;
-        if (isInvalidRange(error)) throw new RangeError(`Range ${range?.start}-${range?.end} is not satisfiable`);
-        throw error;
+        if (!isInvalidRange(error)) throw error;
+        throw new RangeError(`Range ${range?.start}-${range?.end} is not satisfiable`);
       }
     },
 
@@ -213,7 +227,8 @@ export function createS3Storage(options: S3StorageOptions): Storage {
 
     async signedUrl(key, { expiresIn, downloadName }): Promise<string> {
       assertValidKey(key);
-      if (!isPrivateKey(key)) throw new Error(`Signed URLs are only for keys under ${PRIVATE_PREFIX}: ${key}`);
+      if (!isPrivateKey(key))
+        throw new Error(`Signed URLs are only for keys under ${PRIVATE_PREFIX}: ${key}`);
       const command = new GetObjectCommand({
         Bucket: bucket,
         Key: key,

@@ -44,7 +44,14 @@ export function signUrl({ cdnUrl, key, downloadName, expiresAt, secret }: SignUr
   return `${cdnUrl.replace(/\/+$/, '')}/${key}?${query.toString()}`;
 }
 
-export function verifySignature({ key, expires, name, signature, secret, now }: VerifySignatureInput): boolean {
+export function verifySignature({
+  key,
+  expires,
+  name,
+  signature,
+  secret,
+  now,
+}: VerifySignatureInput): boolean {
   const expiresText = String(expires);
   if (!EXPIRES_PATTERN.test(expiresText)) return false;
   if (now.getTime() >= Number(expiresText) * 1000) return false;
@@ -70,7 +77,10 @@ function asciiFallback(name: string): string {
 /** RFC 8187 value-chars: encodeURIComponent leaves a few characters that attr-char does not allow. */
 function encodeRfc8187(name: string): string {
   // encodeURIComponent throws on lone surrogates, which a JSON-supplied file name can contain.
-  const wellFormed = name.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+  const wellFormed = name.replace(
+    /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    '\ufffd',
+  );
   return encodeURIComponent(wellFormed).replace(
     /['()*]/g,
     (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,

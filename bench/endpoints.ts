@@ -1,0 +1,15 @@
+// The endpoints `npm run bench` measures, with the share of bare node:http each must reach.
+// Later modules append theirs.
+export interface BenchEndpoint {
+  name: string;
+  /** Path with :placeholders filled from the seed targets. */
+  path: string;
+  /** Minimum ratio to bare node:http the issue sets (reported, not enforced). */
+  target: number;
+}
+
+export const ENDPOINTS: BenchEndpoint[] = [
+  { name: 'GET /users/:userId (public profile)', path: '/users/:userId', target: 0.4 },
+  { name: 'GET /users/username/:username', path: '/users/username/:username', target: 0.4 },
+  { name: 'GET /health', path: '/health', target: 0 },
+];

@@ -1,0 +1,109 @@
+// `npm run bench`: seeds a data set, starts the service (rate limits off) and, for each endpoint, a bare
+// node:http server answering the same bytes; runs autocannon against both in the same run and prints
+// req/s, p50, p99 and the ratio to bare. BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50),
+// BENCH_USERS (default 10000), BENCH_DATABASE_URL (PostgreSQL; default a fresh SQLite file).
+import { fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { openDatabase } from '../src/core/db/database.js';
+import { migrateToLatest } from '../src/core/db/migrator.js';
+import { ENDPOINTS } from './endpoints.js';
+import { seedUsers } from './seed.js';
+
+const duration = Number(process.env['BENCH_DURATION'] ?? 10);
+const connections = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
+const userCount = Number(process.env['BENCH_USERS'] ?? 10_000);
+const only = process.env['BENCH_ONLY'];
+
+function start(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  return new Promise((resolve, reject) => {
+    const child = fork(script, [], {
+      execArgv: ['--import', 'tsx'],
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child.once('message', (message: { port: number }) => resolve({ child, port: message.port }));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  child.removeAllListeners('exit');
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+interface Measure {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function load(url: string): Promise<Measure> {
+  const result = await autocannon({ url, connections, duration, pipelining: 1 });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'marketplace-bench-'));
+  const databaseUrl = process.env['BENCH_DATABASE_URL'] ?? `sqlite:${join(dataDir, 'bench.db')}`;
+  const database = openDatabase({ databaseUrl, dataDir, sqliteSynchronous: 'FULL' });
+  await migrateToLatest(database.db, database.dialect);
+  console.log(`Seeding ${userCount} users on ${database.dialect}…`);
+  const seeded = await seedUsers(database.db, userCount);
+  await database.destroy();
+
+  const env = { DATA_DIR: dataDir, DATABASE_URL: databaseUrl, PORT: '0', SECRET: 'bench-secret-'.padEnd(40, 'x') };
+  const service = await start('bench/server.ts', env);
+  const rows: string[][] = [];
+  try {
+    for (const endpoint of ENDPOINTS) {
+      if (only !== undefined && !endpoint.name.includes(only)) continue;
+      const path = endpoint.path.replace(/:(\w+)/g, (_, key: string) => seeded.targets[key] ?? `:${key}`);
+      const url = `http://127.0.0.1:${service.port}${path}`;
+      const sample = await fetch(url);
+      const body = Buffer.from(await sample.arrayBuffer());
+      if (sample.status !== 200) throw new Error(`${endpoint.name}: ${sample.status} ${body.toString()}`);
+      const bare = await start('bench/bare-server.ts', {
+        BARE_BODY: body.toString('base64'),
+        BARE_CONTENT_TYPE: sample.headers.get('content-type') ?? 'application/json',
+      });
+      const bareResult = await load(`http://127.0.0.1:${bare.port}/`);
+      await stop(bare.child);
+      const appResult = await load(url);
+      const ratio = appResult.rps / bareResult.rps;
+      rows.push([
+        endpoint.name,
+        `${body.length} B`,
+        appResult.rps.toFixed(0),
+        `${appResult.p50} / ${appResult.p99}`,
+        bareResult.rps.toFixed(0),
+        `${(ratio * 100).toFixed(0)}%`,
+        endpoint.target > 0 ? (ratio >= endpoint.target ? `≥ ${endpoint.target * 100}% ok` : `< ${endpoint.target * 100}% MISS`) : '',
+        String(appResult.errors),
+      ]);
+    }
+  } finally {
+    await stop(service.child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  const header = ['endpoint', 'body', 'req/s', 'p50/p99 ms', 'bare req/s', 'of bare', 'target', 'errors'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ');
+  console.log(`\n${connections} connections, ${duration} s each, ${databaseUrl.split(':')[0]}\n`);
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+  for (const row of rows) console.log(line(row));
+}
+
+await main();
