@@ -63,7 +63,12 @@ async function main(): Promise<void> {
   const seeded = await seedUsers(database.db, userCount);
   await database.destroy();
 
-  const env = { DATA_DIR: dataDir, DATABASE_URL: databaseUrl, PORT: '0', SECRET: 'bench-secret-'.padEnd(40, 'x') };
+  const env = {
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    PORT: '0',
+    SECRET: 'bench-secret-'.padEnd(40, 'x'),
+  };
   const service = await start('bench/server.ts', env);
   const rows: string[][] = [];
   try {
@@ -89,7 +94,11 @@ async function main(): Promise<void> {
         `${appResult.p50} / ${appResult.p99}`,
         bareResult.rps.toFixed(0),
         `${(ratio * 100).toFixed(0)}%`,
-        endpoint.target > 0 ? (ratio >= endpoint.target ? `≥ ${endpoint.target * 100}% ok` : `< ${endpoint.target * 100}% MISS`) : '',
+        endpoint.target > 0
+          ? ratio >= endpoint.target
+            ? `≥ ${endpoint.target * 100}% ok`
+            : `< ${endpoint.target * 100}% MISS`
+          : '',
         String(appResult.errors),
       ]);
     }

@@ -48,7 +48,13 @@ export async function seedUsers(db: Kysely<DB>, count: number): Promise<SeedResu
   await insertInBatches(followers, (batch) =>
     db
       .insertInto('follows')
-      .values(batch.map((f) => ({ follower_id: f.id, following_id: star.id, created_at: new Date().toISOString() })))
+      .values(
+        batch.map((f) => ({
+          follower_id: f.id,
+          following_id: star.id,
+          created_at: new Date().toISOString(),
+        })),
+      )
       .execute(),
   );
   await db.updateTable('users').set({ follower_count: followers.length }).where('id', '=', star.id).execute();

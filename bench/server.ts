@@ -2,7 +2,11 @@
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 
-const config = loadConfig({ ...process.env, RATE_LIMIT: 'off', LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn' });
+const config = loadConfig({
+  ...process.env,
+  RATE_LIMIT: 'off',
+  LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn',
+});
 const app = await buildApp({ config });
 await app.listen({ port: config.port, host: '127.0.0.1' });
 process.send?.({ ready: true, port: (app.server.address() as { port: number }).port });

@@ -19,9 +19,13 @@ async function admin(statement) {
 await admin(`create database ${name}`);
 const url = new URL(base);
 url.pathname = `/${name}`;
-const result = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', ...process.argv.slice(2)], {
-  stdio: 'inherit',
-  env: { ...process.env, TEST_DATABASE_URL: url.toString() },
-});
+const result = spawnSync(
+  process.execPath,
+  ['node_modules/vitest/vitest.mjs', 'run', ...process.argv.slice(2)],
+  {
+    stdio: 'inherit',
+    env: { ...process.env, TEST_DATABASE_URL: url.toString() },
+  },
+);
 await admin(`drop database if exists ${name} with (force)`);
 process.exit(result.status ?? 1);

@@ -1,6 +1,8 @@
 // The few SQL differences between SQLite and PostgreSQL, in one place.
 import { sql } from 'kysely';
-import type { Expression, RawBuilder, SqlBool } from 'kysely';
+import type { Expression, RawBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
+import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
+import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import type { DialectName } from './database.js';
 
 /** Escapes LIKE wildcards so user input matches literally (used with ESCAPE '\'). */
@@ -31,3 +33,26 @@ export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
+
+/**
+ * Aggregates a subquery into a JSON array column, so a row and its small children come back in one query.
+ * Read the column with parseJsonArray. Timestamps inside come back in the database's JSON format:
+ * normalize them with toIsoTimestamp.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any source tables
+export function jsonArrayFrom<O>(
+  dialect: DialectName,
+  expr: SelectQueryBuilder<any, any, O>,
+): RawBuilder<O[]> {
+  const aggregated = dialect === 'postgres' ? pgJsonArrayFrom(expr) : sqliteJsonArrayFrom(expr);
+  // The rows are read back through parseJsonArray: type them as the subquery's rows.
+  return aggregated as unknown as RawBuilder<O[]>;
+}
+
+/** SQLite returns aggregated JSON as text, PostgreSQL as parsed values. */
+export function parseJsonArray<T>(value: unknown): T[] {
+  if (typeof value === 'string') return JSON.parse(value) as T[];
+  return (value ?? []) as T[];
+}
+
+export const toIsoTimestamp = (value: string): string => new Date(value).toISOString();

@@ -42,15 +42,8 @@ export function cachingDatabase(db: Database.Database): SqliteDatabase {
     let stmt = cache.get(sql);
     if (stmt === undefined) {
       stmt = db.prepare(sql);
-      if (cache.size >= STATEMENT_CACHE_SIZE) {
-        // Map keeps insertion order: drop the oldest entry.
-        const oldest = cache.keys().next().value;
-        if (oldest !== undefined) cache.delete(oldest);
-      }
-      cache.set(sql, stmt);
-    } else {
-      // Refresh recency so hot statements stay.
-      cache.delete(sql);
+      // The set of query shapes is bounded by the code, so this rarely fills; when it does, drop the oldest.
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
       cache.set(sql, stmt);
     }
     return stmt;

@@ -25,7 +25,17 @@ export function namedSchemas(): TSchema[] {
 
 export const Id = Type.String({ minLength: 1, maxLength: 64, description: 'Identifier (UUIDv7)' });
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 timestamp, UTC' });
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * `T | null`. Scalars become `type: [t, 'null']` rather than `anyOf`: fast-json-stringify serializes an `anyOf`
+ * by running a validator per value, which cost about a third of a profile read.
+ */
+export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
+  const type = (schema as { type?: unknown }).type;
+  if (typeof type === 'string' && type !== 'object' && type !== 'array') {
+    return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+  }
+  return Type.Unsafe<Static<T> | null>(Type.Union([schema, Type.Null()]));
+}
 
 /** http(s) URL, at most 2,048 characters (DESIGN §6). */
 export const HttpUrl = Type.String({ maxLength: 2048, pattern: '^https?://[^\\s]+$', format: 'uri' });

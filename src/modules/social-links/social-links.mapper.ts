@@ -7,7 +7,9 @@ export interface SocialLinkView {
   order: number;
 }
 
-export const toSocialLink = (row: SocialLinkRow): SocialLinkView => ({
+export const toSocialLink = (
+  row: Pick<SocialLinkRow, 'id' | 'platform' | 'url' | 'position'>,
+): SocialLinkView => ({
   id: row.id,
   platform: row.platform,
   url: row.url,

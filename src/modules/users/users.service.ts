@@ -2,18 +2,17 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.js';
 import type { DialectName } from '../../core/db/database.js';
 import type { DB } from '../../core/db/schema.js';
+import { parseJsonArray } from '../../core/db/dialect.js';
 import { notFound } from '../../core/http/errors.js';
 import { processImage } from '../../core/images.js';
 import { discardImage, imageKey, putImage } from '../../core/images-store.js';
 import type { MediaUrls } from '../../core/media-urls.js';
 import type { Storage } from '../../core/storage/storage.js';
 import { toSocialLink } from '../social-links/social-links.mapper.js';
-import { listLinks } from '../social-links/social-links.repo.js';
 import type { BadgeReader } from './badge-reader.js';
-import { isFollowing } from './follows/follows.repo.js';
 import { toPrivateProfile, toPublicProfile, toUserSummary } from './users.mapper.js';
 import * as repo from './users.repo.js';
-import type { UserRow } from './users.repo.js';
+import type { ProfileLinkJson, ProfileRow, UserRow } from './users.repo.js';
 
 export interface ProfilePatch {
   displayName?: string | null;
@@ -48,15 +47,12 @@ export function createUsersService(deps: {
     return toPrivateProfile(row, urls, badgeMap.get(row.id) ?? []);
   }
 
-  async function publicProfile(row: UserRow | undefined, viewerId: string | undefined) {
+  async function publicProfile(row: ProfileRow | undefined) {
     // Banned accounts have no public profile.
     if (row === undefined || row.status === 'BANNED') throw notFound('User');
-    const [badgeMap, links, following] = await Promise.all([
-      badges.forUsers([row.id]),
-      listLinks(db, 'USER', row.id),
-      viewerId === undefined || viewerId === row.id ? false : isFollowing(db, viewerId, row.id),
-    ]);
-    return toPublicProfile(row, urls, badgeMap.get(row.id) ?? [], links.map(toSocialLink), following);
+    const badgeMap = await badges.forUsers([row.id]);
+    const links = parseJsonArray<ProfileLinkJson>(row.social_links).map(toSocialLink);
+    return toPublicProfile(row, urls, badgeMap.get(row.id) ?? [], links, Boolean(row.is_following));
   }
 
   async function replaceImage(userId: string, column: 'image_key' | 'banner_key', upload: Buffer | null) {
@@ -88,11 +84,11 @@ export function createUsersService(deps: {
     },
 
     async getPublicProfileById(userId: string, viewerId: string | undefined) {
-      return publicProfile(await repo.findUserById(db, userId), viewerId);
+      return publicProfile(await repo.findProfileRow(db, dialect, { id: userId }, viewerId));
     },
 
     async getPublicProfileByUsername(username: string, viewerId: string | undefined) {
-      return publicProfile(await repo.findUserByUsername(db, username), viewerId);
+      return publicProfile(await repo.findProfileRow(db, dialect, { username }, viewerId));
     },
 
     async updateProfile(userId: string, patch: ProfilePatch) {
