@@ -19,6 +19,7 @@ import { registerOpenApi } from './core/http/openapi.js';
 import { registerRateLimits } from './core/http/rate-limits.js';
 import { OneLineLogController } from './core/http/request-log.js';
 import { registerRequestShaping } from './core/http/request-shaping.js';
+import { validatorFactory } from './core/http/validation.js';
 import { createScheduler } from './core/jobs/scheduler.js';
 import type { Scheduler } from './core/jobs/scheduler.js';
 import { ensureDefaultAssets } from './core/default-assets.js';
@@ -79,9 +80,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
-    ajv: {
-      customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false },
-    },
+    schemaController: { compilersFactory: { buildValidator: validatorFactory() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRequest', async (request, reply) => {
@@ -99,6 +98,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(cors, {
     origin: config.corsOrigins.length === 0 ? false : config.corsOrigins,
     credentials: false,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['content-type', 'x-api-key', 'authorization', 'if-none-match', 'range', 'x-request-id'],
     exposedHeaders: [
       'x-request-id',
       'x-ratelimit-limit',

@@ -34,13 +34,23 @@ async function main(argv: string[]): Promise<number> {
         },
       });
       const { username, email, password, role } = values;
-      if (!username || !email || !password) throw new Error('--username, --email and --password are required');
-      if (!/^[a-zA-Z0-9_]{3,32}$/.test(username)) throw new Error('--username must match ^[a-zA-Z0-9_]{3,32}$');
+      if (!username || !email || !password)
+        throw new Error('--username, --email and --password are required');
+      if (!/^[a-zA-Z0-9_]{3,32}$/.test(username))
+        throw new Error('--username must match ^[a-zA-Z0-9_]{3,32}$');
       if (password.length < 8) throw new Error('--password must have at least 8 characters');
-      if (!(ROLES as readonly string[]).includes(role!)) throw new Error(`--role must be one of ${ROLES.join(', ')}`);
+      if (!(ROLES as readonly string[]).includes(role!))
+        throw new Error(`--role must be one of ${ROLES.join(', ')}`);
       if (config.migrate) await migrateToLatest(database.db, database.dialect);
-      const user = await createAccount(database.db, systemClock, { username, email, password, role: role as Role });
-      const key = await createApiKeysService({ db: database.db, clock: systemClock }).create(user.id, { name: 'cli' });
+      const user = await createAccount(database.db, systemClock, {
+        username,
+        email,
+        password,
+        role: role as Role,
+      });
+      const key = await createApiKeysService({ db: database.db, clock: systemClock }).create(user.id, {
+        name: 'cli',
+      });
       console.log(JSON.stringify({ id: user.id, username: user.username, role: user.role, apiKey: key.key }));
       return 0;
     }

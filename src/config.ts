@@ -54,7 +54,8 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
   const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  if (value < min || value > max)
+    throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
   return value;
 }
 
@@ -150,7 +151,13 @@ export function loadConfig(env: Env = process.env): Config {
     secret: loadSecret(env, dataDir),
     rateLimit: flag(env, 'RATE_LIMIT', true),
     trustProxy: trustProxy === 'false' || trustProxy === 'off' || trustProxy === '0' ? false : trustProxy,
-    corsOrigins: cors === undefined ? [] : cors.split(',').map((origin) => origin.trim()).filter(Boolean),
+    corsOrigins:
+      cors === undefined
+        ? []
+        : cors
+            .split(',')
+            .map((origin) => origin.trim())
+            .filter(Boolean),
     maxFileBytes: integer(env, 'MAX_FILE_MB', 100, 1, 10_240) * 1024 * 1024,
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     migrate: flag(env, 'MIGRATE', true),

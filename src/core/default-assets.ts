@@ -17,5 +17,8 @@ async function renderDefaultAvatar(): Promise<Buffer> {
 
 export async function ensureDefaultAssets(storage: Storage): Promise<void> {
   if ((await storage.head(DEFAULT_AVATAR_KEY)) !== undefined) return;
-  await storage.put(DEFAULT_AVATAR_KEY, await renderDefaultAvatar(), { contentType: 'image/png', immutable: true });
+  await storage.put(DEFAULT_AVATAR_KEY, await renderDefaultAvatar(), {
+    contentType: 'image/png',
+    immutable: true,
+  });
 }

@@ -12,6 +12,10 @@ export async function putImage(storage: Storage, key: string, image: ProcessedIm
 }
 
 /** Deletes an image that was replaced or removed, unless the new one has the same key. */
-export async function discardImage(storage: Storage, oldKey: string | null, newKey: string | null): Promise<void> {
+export async function discardImage(
+  storage: Storage,
+  oldKey: string | null,
+  newKey: string | null,
+): Promise<void> {
   if (oldKey !== null && oldKey !== newKey) await storage.delete(oldKey);
 }

@@ -1,6 +1,7 @@
 // The URL map: every module, its services and its routes, registered in one place.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app.js';
+import { createAccess } from '../core/auth/access.js';
 import { createMediaUrls } from '../core/media-urls.js';
 import { adminUsersRoutes } from './admin/admin-users.routes.js';
 import { createAdminUsersService } from './admin/admin-users.service.js';
@@ -13,6 +14,13 @@ import { registerSocialLinkRoutes } from './social-links/social-links.routes.js'
 import { USER_PLATFORMS } from './social-links/social-links.schemas.js';
 import { createSocialLinksService } from './social-links/social-links.service.js';
 import { systemRoutes } from './system/system.routes.js';
+import { teamInvitationsRoutes } from './teams/invitations/invitations.routes.js';
+import { createInvitationsService } from './teams/invitations/invitations.service.js';
+import { teamMembersRoutes } from './teams/members/members.routes.js';
+import { createMembersService } from './teams/members/members.service.js';
+import { teamSocialLinksRoutes } from './teams/team-social-links.routes.js';
+import { teamsRoutes } from './teams/teams.routes.js';
+import { createTeamsService } from './teams/teams.service.js';
 import { noBadges } from './users/badge-reader.js';
 import { followsRoutes } from './users/follows/follows.routes.js';
 import { createFollowsService } from './users/follows/follows.service.js';
@@ -25,6 +33,7 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
   const { db, dialect } = database;
   const urls = createMediaUrls(storage);
   const badges = noBadges;
+  const access = createAccess({ db });
 
   const users = createUsersService({ db, dialect, storage, urls, clock, badges });
   const socialLinks = createSocialLinksService({ db, clock });
@@ -48,6 +57,15 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
       readIsPublic: false,
     });
   });
+  const teams = createTeamsService({ db, dialect, storage, urls, clock, access });
+  await app.register(teamsRoutes, { teams });
+  await app.register(teamInvitationsRoutes, {
+    invitations: createInvitationsService({ db, clock, urls, access, teams }),
+  });
+  await app.register(teamMembersRoutes, {
+    members: createMembersService({ db, clock, urls, access, teams }),
+  });
+  await app.register(teamSocialLinksRoutes, { teams, socialLinks });
   await app.register(adminUsersRoutes, {
     adminUsers: createAdminUsersService({ db, dialect, clock, urls, badges }),
   });

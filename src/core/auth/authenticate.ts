@@ -27,7 +27,9 @@ declare module 'fastify' {
 const TOUCH_INTERVAL_MS = 60_000;
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-function presentedCredential(request: FastifyRequest): { kind: 'api_key' | 'session'; secret: string } | null {
+function presentedCredential(
+  request: FastifyRequest,
+): { kind: 'api_key' | 'session'; secret: string } | null {
   const apiKey = request.headers['x-api-key'];
   if (typeof apiKey === 'string' && apiKey !== '') return { kind: 'api_key', secret: apiKey.trim() };
   const authorization = request.headers.authorization;
@@ -60,6 +62,8 @@ async function authenticatePlugin(app: FastifyInstance, { db, clock }: Authentic
       throw unauthorized('Invalid or expired API key or token');
     }
     if (owner.status === 'BANNED') throw forbidden('This account is banned', 'ACCOUNT_BANNED');
+    // Revoked by a ban that has since been lifted: the old credentials stay dead.
+    if (owner.revokedAt !== null) throw unauthorized('Invalid or expired API key or token');
     const suspended =
       owner.status === 'SUSPENDED' && (owner.suspendedUntil === null || new Date(owner.suspendedUntil) > now);
     if (suspended && !READ_METHODS.has(request.method) && !request.url.startsWith('/auth/logout')) {
@@ -73,7 +77,10 @@ async function authenticatePlugin(app: FastifyInstance, { db, clock }: Authentic
       role: owner.role,
       credential: { kind: presented.kind, id: owner.credentialId },
     };
-    if (owner.lastUsedAt === null || now.getTime() - new Date(owner.lastUsedAt).getTime() > TOUCH_INTERVAL_MS) {
+    if (
+      owner.lastUsedAt === null ||
+      now.getTime() - new Date(owner.lastUsedAt).getTime() > TOUCH_INTERVAL_MS
+    ) {
       await touchCredential(db, presented.kind, owner.credentialId, now.toISOString());
     }
   });

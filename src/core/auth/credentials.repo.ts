@@ -9,6 +9,7 @@ export interface CredentialOwner {
   suspendedUntil: string | null;
   expiresAt: string | null;
   lastUsedAt: string | null;
+  revokedAt: string | null;
 }
 
 export function findApiKeyOwner(db: Kysely<DB>, keyHash: string): Promise<CredentialOwner | undefined> {
@@ -23,6 +24,7 @@ export function findApiKeyOwner(db: Kysely<DB>, keyHash: string): Promise<Creden
       'users.suspended_until as suspendedUntil',
       'api_keys.expires_at as expiresAt',
       'api_keys.last_used_at as lastUsedAt',
+      'api_keys.revoked_at as revokedAt',
     ])
     .where('api_keys.key_hash', '=', keyHash)
     .executeTakeFirst();
@@ -40,6 +42,7 @@ export function findSessionOwner(db: Kysely<DB>, tokenHash: string): Promise<Cre
       'users.suspended_until as suspendedUntil',
       'sessions.expires_at as expiresAt',
       'sessions.last_used_at as lastUsedAt',
+      'sessions.revoked_at as revokedAt',
     ])
     .where('sessions.token_hash', '=', tokenHash)
     .executeTakeFirst();

@@ -1,6 +1,6 @@
 // The few SQL differences between SQLite and PostgreSQL, in one place.
 import { sql } from 'kysely';
-import type { Expression, RawBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
+import type { Expression, RawBuilder, SqlBool } from 'kysely';
 import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import type { DialectName } from './database.js';
@@ -39,10 +39,9 @@ export function isUniqueViolation(error: unknown): boolean {
  * Read the column with parseJsonArray. Timestamps inside come back in the database's JSON format:
  * normalize them with toIsoTimestamp.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any source tables
 export function jsonArrayFrom<O>(
   dialect: DialectName,
-  expr: SelectQueryBuilder<any, any, O>,
+  expr: Parameters<typeof sqliteJsonArrayFrom<O>>[0],
 ): RawBuilder<O[]> {
   const aggregated = dialect === 'postgres' ? pgJsonArrayFrom(expr) : sqliteJsonArrayFrom(expr);
   // The rows are read back through parseJsonArray: type them as the subquery's rows.

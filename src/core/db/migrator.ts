@@ -5,6 +5,7 @@ import type { DialectName } from './database.js';
 import type { DB } from './schema.js';
 import { timestampType } from './dialect.js';
 import { accounts } from './migrations/0001_accounts.js';
+import { teams } from './migrations/0002_teams.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -17,6 +18,7 @@ type MigrationFactory = (context: MigrationContext) => Migration;
 /** Append only. Names sort in order of application. */
 const MIGRATIONS: Record<string, MigrationFactory> = {
   '0001_accounts': accounts,
+  '0002_teams': teams,
 };
 
 class CodeMigrationProvider implements MigrationProvider {
@@ -41,5 +43,7 @@ export async function migrateToLatest(db: Kysely<DB>, dialect: DialectName): Pro
       cause: error,
     });
   }
-  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+  return (results ?? [])
+    .filter((result) => result.status === 'Success')
+    .map((result) => result.migrationName);
 }

@@ -37,6 +37,8 @@ export interface ApiKeysTable {
   created_at: string;
   last_used_at: string | null;
   expires_at: string | null;
+  /** Set when a ban revokes the key: refused with 403 while banned, 401 afterwards. */
+  revoked_at: string | null;
 }
 
 export interface SessionsTable {
@@ -46,6 +48,8 @@ export interface SessionsTable {
   created_at: string;
   expires_at: string;
   last_used_at: string | null;
+  /** Set when a ban revokes the token: refused with 403 while banned, 401 afterwards. */
+  revoked_at: string | null;
 }
 
 export interface FollowsTable {
@@ -65,10 +69,60 @@ export interface SocialLinksTable {
   created_at: string;
 }
 
+export type TeamRole = 'MEMBER' | 'MODERATOR' | 'ADMIN' | 'OWNER';
+export type TeamInvitationStatus = 'PENDING' | 'ACCEPTED' | 'DECLINED' | 'CANCELLED';
+
+export interface TeamsTable {
+  id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  logo_key: string | null;
+  banner_key: string | null;
+  /** Mirrors the one team_members row with role OWNER; both change in the same transaction. */
+  owner_id: string;
+  member_count: Generated<number>;
+  /** Moved by the resources module when a resource is created for / moved away from the team. */
+  resource_count: Generated<number>;
+  /** Moved by the servers module when a server is created for / moved away from the team. */
+  server_count: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TeamMembersTable {
+  team_id: string;
+  user_id: string;
+  role: TeamRole;
+  created_at: string;
+}
+
+export interface TeamInvitationsTable {
+  id: string;
+  team_id: string;
+  user_id: string;
+  invited_by: string;
+  role: Exclude<TeamRole, 'OWNER'>;
+  status: TeamInvitationStatus;
+  expires_at: string;
+  created_at: string;
+  responded_at: string | null;
+}
+
+/** Named row counts kept in step with their tables, so list totals never count a whole table (DESIGN §5). */
+export interface CountersTable {
+  name: string;
+  value: number;
+}
+
 export interface DB {
   users: UsersTable;
   api_keys: ApiKeysTable;
   sessions: SessionsTable;
   follows: FollowsTable;
   social_links: SocialLinksTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  team_invitations: TeamInvitationsTable;
+  counters: CountersTable;
 }

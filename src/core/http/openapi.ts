@@ -10,6 +10,7 @@ export const API_TAGS = [
   { name: 'auth', description: 'Accounts: register, log in, log out' },
   { name: 'api-keys', description: 'API keys of the caller' },
   { name: 'users', description: 'User profiles, follows and profile social links' },
+  { name: 'teams', description: 'Teams, their members, invitations, images and social links' },
   { name: 'admin', description: 'Account administration' },
   { name: 'cdn', description: 'Images and signed file downloads' },
 ];
@@ -41,8 +42,9 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
     },
     refResolver: {
       // Named shapes keep their names as components instead of def-N.
-      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json.$id === 'string' ? json.$id : `def-${i}`,
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: false });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 }

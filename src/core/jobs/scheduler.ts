@@ -25,7 +25,13 @@ function lockKey(name: string): bigint {
   return BigInt.asIntN(64, BigInt(`0x${createHash('sha256').update(name).digest('hex').slice(0, 16)}`));
 }
 
-export function createScheduler({ database, logger }: { database: Database; logger: FastifyBaseLogger }): Scheduler {
+export function createScheduler({
+  database,
+  logger,
+}: {
+  database: Database;
+  logger: FastifyBaseLogger;
+}): Scheduler {
   const jobs = new Map<string, Job>();
   const timers: NodeJS.Timeout[] = [];
   const running = new Set<Promise<unknown>>();
@@ -37,7 +43,9 @@ export function createScheduler({ database, logger }: { database: Database; logg
     }
     // The lock transaction only holds the lock; the job does its own queries and storage I/O outside it.
     return database.db.transaction().execute(async (trx) => {
-      const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${lockKey(job.name).toString()}::bigint) as locked`.execute(trx);
+      const { rows } = await sql<{
+        locked: boolean;
+      }>`select pg_try_advisory_xact_lock(${lockKey(job.name).toString()}::bigint) as locked`.execute(trx);
       if (rows[0]?.locked !== true) return false;
       await job.run();
       return true;
@@ -45,7 +53,9 @@ export function createScheduler({ database, logger }: { database: Database; logg
   }
 
   async function tick(job: Job): Promise<void> {
-    const run = runExclusive(job).catch((error: unknown) => logger.error({ err: error, job: job.name }, 'job failed'));
+    const run = runExclusive(job).catch((error: unknown) =>
+      logger.error({ err: error, job: job.name }, 'job failed'),
+    );
     running.add(run);
     await run;
     running.delete(run);

@@ -32,6 +32,6 @@ export async function applyAccountStatus(
       suspended_until: suspendedUntil,
       updated_at: now.toISOString(),
     });
-    if (change.status === 'BANNED') await revokeAllCredentials(trx, userId);
+    if (change.status === 'BANNED') await revokeAllCredentials(trx, userId, now.toISOString());
   });
 }

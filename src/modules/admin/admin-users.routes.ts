@@ -3,7 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import { typed } from '../../core/http/typed.js';
 import { requireActor, requireRole } from '../../core/auth/authenticate.js';
 import { SECURED } from '../../core/http/openapi.js';
-import { Id, LimitOffsetQuery, PageMeta, StringEnum, Timestamp, errors, ref } from '../../core/http/schemas.js';
+import {
+  Id,
+  LimitOffsetQuery,
+  PageMeta,
+  StringEnum,
+  Timestamp,
+  errors,
+  ref,
+} from '../../core/http/schemas.js';
 import { ROLES } from '../../core/auth/roles.js';
 import { PrivateProfile, USER_STATUSES } from '../users/users.schemas.js';
 import type { AdminUsersService } from './admin-users.service.js';
@@ -26,7 +34,10 @@ const AdminUserPatchBody = Type.Object(
   { additionalProperties: false },
 );
 
-export async function adminUsersRoutes(fastify: FastifyInstance, { adminUsers }: { adminUsers: AdminUsersService }) {
+export async function adminUsersRoutes(
+  fastify: FastifyInstance,
+  { adminUsers }: { adminUsers: AdminUsersService },
+) {
   const app = typed(fastify);
   app.get(
     '/admin/users',
@@ -39,7 +50,11 @@ export async function adminUsersRoutes(fastify: FastifyInstance, { adminUsers }:
         querystring: AdminUserQuery,
         security: SECURED,
         response: {
-          200: Type.Object({ users: Type.Array(ref(PrivateProfile)), total: Type.Integer(), meta: ref(PageMeta) }),
+          200: Type.Object({
+            users: Type.Array(ref(PrivateProfile)),
+            total: Type.Integer(),
+            meta: ref(PageMeta),
+          }),
           ...errors(400, 401, 403),
         },
       },
@@ -47,7 +62,11 @@ export async function adminUsersRoutes(fastify: FastifyInstance, { adminUsers }:
     async (request) => {
       const { limit = 20, offset = 0, search, role, status } = request.query;
       const { users, total } = await adminUsers.list(
-        { ...(search !== undefined ? { search } : {}), ...(role ? { role } : {}), ...(status ? { status } : {}) },
+        {
+          ...(search !== undefined ? { search } : {}),
+          ...(role ? { role } : {}),
+          ...(status ? { status } : {}),
+        },
         limit,
         offset,
       );

@@ -30,7 +30,10 @@ export function createAdminUsersService(deps: {
   const { db, dialect, clock, urls, badges } = deps;
 
   async function view(userIds: string[]) {
-    const [rows, badgeMap] = await Promise.all([usersRepo.findUsersByIds(db, userIds), badges.forUsers(userIds)]);
+    const [rows, badgeMap] = await Promise.all([
+      usersRepo.findUsersByIds(db, userIds),
+      badges.forUsers(userIds),
+    ]);
     const byId = new Map(rows.map((row) => [row.id, row]));
     return userIds.flatMap((id) => {
       const row = byId.get(id);
@@ -63,10 +66,14 @@ export function createAdminUsersService(deps: {
         throw forbidden('You can only change accounts of a lower role than yours');
       }
       if (patch.suspendedUntil !== undefined && patch.status !== 'SUSPENDED') {
-        throw badRequest('suspendedUntil goes with status SUSPENDED', { fields: { 'body.suspendedUntil': 'needs status SUSPENDED' } });
+        throw badRequest('suspendedUntil goes with status SUSPENDED', {
+          fields: { 'body.suspendedUntil': 'needs status SUSPENDED' },
+        });
       }
       if (patch.suspendedUntil !== undefined && new Date(patch.suspendedUntil) <= clock.now()) {
-        throw badRequest('suspendedUntil must be in the future', { fields: { 'body.suspendedUntil': 'must be in the future' } });
+        throw badRequest('suspendedUntil must be in the future', {
+          fields: { 'body.suspendedUntil': 'must be in the future' },
+        });
       }
       if (patch.role !== undefined) {
         await usersRepo.updateUser(db, userId, { role: patch.role, updated_at: clock.now().toISOString() });

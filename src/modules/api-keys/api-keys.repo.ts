@@ -5,13 +5,20 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 type Executor = Kysely<DB> | Transaction<DB>;
 
 export const listApiKeys = (db: Executor, userId: string): Promise<ApiKeyRow[]> =>
-  db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').execute();
+  db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .execute();
 
 export async function countApiKeys(db: Executor, userId: string): Promise<number> {
   const row = await db
     .selectFrom('api_keys')
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
@@ -22,6 +29,10 @@ export async function insertApiKey(db: Executor, row: ApiKeyRow): Promise<void> 
 
 /** Deletes the key only when it belongs to userId; false otherwise. */
 export async function deleteApiKey(db: Executor, userId: string, keyId: string): Promise<boolean> {
-  const result = await db.deleteFrom('api_keys').where('id', '=', keyId).where('user_id', '=', userId).executeTakeFirst();
+  const result = await db
+    .deleteFrom('api_keys')
+    .where('id', '=', keyId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

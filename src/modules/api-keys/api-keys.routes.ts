@@ -34,7 +34,10 @@ const CreateApiKeyBody = Type.Object(
   { additionalProperties: false },
 );
 
-export async function apiKeysRoutes(fastify: FastifyInstance, { apiKeys }: { apiKeys: ApiKeysService }): Promise<void> {
+export async function apiKeysRoutes(
+  fastify: FastifyInstance,
+  { apiKeys }: { apiKeys: ApiKeysService },
+): Promise<void> {
   const app = typed(fastify);
   const common = { preHandler: requireUser };
 
@@ -66,7 +69,8 @@ export async function apiKeysRoutes(fastify: FastifyInstance, { apiKeys }: { api
         response: { 201: CreatedApiKey, ...errors(400, 401, 409) },
       },
     },
-    async (request, reply) => reply.status(201).send(await apiKeys.create(requireActor(request).userId, request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await apiKeys.create(requireActor(request).userId, request.body)),
   );
 
   app.delete(

@@ -30,7 +30,9 @@ export function createApiKeysService({ db, clock }: { db: Kysely<DB>; clock: Clo
     async create(userId: string, input: { name: string; expiresAt?: string }) {
       const now = clock.now();
       if (input.expiresAt !== undefined && new Date(input.expiresAt) <= now) {
-        throw badRequest('expiresAt must be in the future', { fields: { 'body.expiresAt': 'must be in the future' } });
+        throw badRequest('expiresAt must be in the future', {
+          fields: { 'body.expiresAt': 'must be in the future' },
+        });
       }
       if ((await repo.countApiKeys(db, userId)) >= MAX_API_KEYS) {
         throw conflict(`At most ${MAX_API_KEYS} API keys per account; delete one first`, 'LIMIT_REACHED', {
@@ -47,6 +49,7 @@ export function createApiKeysService({ db, clock }: { db: Kysely<DB>; clock: Clo
         created_at: now.toISOString(),
         last_used_at: null,
         expires_at: input.expiresAt === undefined ? null : new Date(input.expiresAt).toISOString(),
+        revoked_at: null,
       };
       await repo.insertApiKey(db, row);
       const { lastUsedAt: _unused, ...shown } = toApiKey(row);

@@ -17,9 +17,13 @@ export interface NewAccount {
 }
 
 function taken(field: 'username' | 'email'): Error {
-  return conflict(`This ${field} is already registered`, field === 'username' ? 'USERNAME_TAKEN' : 'EMAIL_TAKEN', {
-    fields: { [field]: 'is already registered' },
-  });
+  return conflict(
+    `This ${field} is already registered`,
+    field === 'username' ? 'USERNAME_TAKEN' : 'EMAIL_TAKEN',
+    {
+      fields: { [field]: 'is already registered' },
+    },
+  );
 }
 
 export async function createAccount(db: Kysely<DB>, clock: Clock, input: NewAccount): Promise<UserRow> {

@@ -11,10 +11,23 @@ export async function deleteSession(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('sessions').where('id', '=', id).execute();
 }
 
-/** Revokes every credential of a user (ban). */
-export async function revokeAllCredentials(db: Executor, userId: string): Promise<void> {
-  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
-  await db.deleteFrom('api_keys').where('user_id', '=', userId).execute();
+/**
+ * Revokes every credential of a user (ban). The rows stay so that, while the ban lasts, they are answered with
+ * 403 ACCOUNT_BANNED rather than an anonymous-looking 401; lifting the ban does not bring them back.
+ */
+export async function revokeAllCredentials(db: Executor, userId: string, at: string): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: at })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+  await db
+    .updateTable('api_keys')
+    .set({ revoked_at: at })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 export async function deleteExpiredSessions(db: Executor, now: string): Promise<number> {

@@ -48,7 +48,11 @@ export async function authRoutes(
     },
     async (request) => {
       const session = await auth.login(request.body.login, request.body.password);
-      return { token: session.token, expiresAt: session.expiresAt, user: await users.getPrivateProfile(session.user.id) };
+      return {
+        token: session.token,
+        expiresAt: session.expiresAt,
+        user: await users.getPrivateProfile(session.user.id),
+      };
     },
   );
 

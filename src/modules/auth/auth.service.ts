@@ -38,13 +38,16 @@ export function createAuthService({ db, clock }: { db: Kysely<DB>; clock: Clock 
         created_at: now.toISOString(),
         expires_at: expiresAt,
         last_used_at: null,
+        revoked_at: null,
       });
       return { token, expiresAt, user };
     },
 
     async logout(actor: Actor): Promise<void> {
       if (actor.credential.kind !== 'session') {
-        throw badRequest('Logout revokes a bearer token; delete API keys with DELETE /users/me/api-keys/:keyId');
+        throw badRequest(
+          'Logout revokes a bearer token; delete API keys with DELETE /users/me/api-keys/:keyId',
+        );
       }
       await deleteSession(db, actor.credential.id);
     },

@@ -5,7 +5,11 @@ export type SocialLinkRow = SocialLinksTable;
 export type SocialLinkOwnerType = 'USER' | 'TEAM' | 'SERVER';
 type Executor = Kysely<DB> | Transaction<DB>;
 
-export function listLinks(db: Executor, ownerType: SocialLinkOwnerType, ownerId: string): Promise<SocialLinkRow[]> {
+export function listLinks(
+  db: Executor,
+  ownerType: SocialLinkOwnerType,
+  ownerId: string,
+): Promise<SocialLinkRow[]> {
   return db
     .selectFrom('social_links')
     .selectAll()
@@ -48,6 +52,14 @@ export async function deleteLink(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('social_links').where('id', '=', id).execute();
 }
 
-export async function deleteLinksOfOwner(db: Executor, ownerType: SocialLinkOwnerType, ownerId: string): Promise<void> {
-  await db.deleteFrom('social_links').where('owner_type', '=', ownerType).where('owner_id', '=', ownerId).execute();
+export async function deleteLinksOfOwner(
+  db: Executor,
+  ownerType: SocialLinkOwnerType,
+  ownerId: string,
+): Promise<void> {
+  await db
+    .deleteFrom('social_links')
+    .where('owner_type', '=', ownerType)
+    .where('owner_id', '=', ownerId)
+    .execute();
 }

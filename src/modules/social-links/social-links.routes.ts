@@ -7,7 +7,13 @@ import { SECURED } from '../../core/http/openapi.js';
 import { Id, errors, ref } from '../../core/http/schemas.js';
 import type { SocialLinkOwnerType } from './social-links.repo.js';
 import type { SocialLinksService } from './social-links.service.js';
-import { ReorderBody, SocialLink, SocialLinkList, socialLinkBody, socialLinkPatchBody } from './social-links.schemas.js';
+import {
+  ReorderBody,
+  SocialLink,
+  SocialLinkList,
+  socialLinkBody,
+  socialLinkPatchBody,
+} from './social-links.schemas.js';
 
 export interface SocialLinkRoutesOptions {
   /** e.g. '/users/me/social-links' or '/teams/:id/social-links'. */
@@ -25,7 +31,10 @@ export interface SocialLinkRoutesOptions {
   readIsPublic: boolean;
 }
 
-export async function registerSocialLinkRoutes(fastify: FastifyInstance, options: SocialLinkRoutesOptions): Promise<void> {
+export async function registerSocialLinkRoutes(
+  fastify: FastifyInstance,
+  options: SocialLinkRoutesOptions,
+): Promise<void> {
   const app = typed(fastify);
   const { path, ownerType, service, tag, name } = options;
   const params = path.includes(':id') ? Type.Object({ id: Id }) : Type.Object({});

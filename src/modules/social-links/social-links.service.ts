@@ -79,12 +79,20 @@ export function createSocialLinksService({ db, clock }: { db: Kysely<DB>; clock:
       });
     },
 
-    async reorder(ownerType: SocialLinkOwnerType, ownerId: string, linkIds: string[]): Promise<SocialLinkView[]> {
+    async reorder(
+      ownerType: SocialLinkOwnerType,
+      ownerId: string,
+      linkIds: string[],
+    ): Promise<SocialLinkView[]> {
       return db.transaction().execute(async (trx) => {
         const links = await repo.listLinks(trx, ownerType, ownerId);
         const existing = new Set(links.map((row) => row.id));
         const given = new Set(linkIds);
-        if (given.size !== linkIds.length || given.size !== existing.size || linkIds.some((id) => !existing.has(id))) {
+        if (
+          given.size !== linkIds.length ||
+          given.size !== existing.size ||
+          linkIds.some((id) => !existing.has(id))
+        ) {
           throw badRequest('linkIds must list every existing social link exactly once', {
             fields: { 'body.linkIds': 'must contain exactly the existing link ids' },
           });
@@ -92,7 +100,8 @@ export function createSocialLinksService({ db, clock }: { db: Kysely<DB>; clock:
         const byId = new Map(links.map((row) => [row.id, row]));
         const reordered = linkIds.map((id, index) => ({ ...byId.get(id)!, position: index }));
         for (const row of reordered) {
-          if (byId.get(row.id)!.position !== row.position) await repo.updateLink(trx, row.id, { position: row.position });
+          if (byId.get(row.id)!.position !== row.position)
+            await repo.updateLink(trx, row.id, { position: row.position });
         }
         return reordered.map(toSocialLink);
       });

@@ -19,7 +19,10 @@ async function succeeds(check: () => Promise<unknown>): Promise<boolean> {
   }
 }
 
-export async function systemRoutes(fastify: FastifyInstance, { database, storage }: AppContext): Promise<void> {
+export async function systemRoutes(
+  fastify: FastifyInstance,
+  { database, storage }: AppContext,
+): Promise<void> {
   const app = typed(fastify);
   app.get(
     '/health',
@@ -70,5 +73,4 @@ export async function systemRoutes(fastify: FastifyInstance, { database, storage
     },
     async () => app.swagger(),
   );
-
 }

@@ -25,13 +25,22 @@ const uploadSchema = (field: string) => ({
   description: `multipart/form-data with one file field \`${field}\` (PNG, JPG or WEBP; at most 5 MiB and 25 megapixels). The image is re-encoded and its metadata stripped.`,
 });
 
-export async function usersRoutes(fastify: FastifyInstance, { users }: { users: UsersService }): Promise<void> {
+export async function usersRoutes(
+  fastify: FastifyInstance,
+  { users }: { users: UsersService },
+): Promise<void> {
   const app = typed(fastify);
   app.get(
     '/users/me',
     {
       preHandler: requireUser,
-      schema: { tags, summary: 'Your private profile', operationId: 'getMyProfile', ...authed, response: { 200: ref(PrivateProfile), ...errors(401) } },
+      schema: {
+        tags,
+        summary: 'Your private profile',
+        operationId: 'getMyProfile',
+        ...authed,
+        response: { 200: ref(PrivateProfile), ...errors(401) },
+      },
     },
     async (request) => users.getPrivateProfile(requireActor(request).userId),
   );
@@ -112,7 +121,13 @@ export async function usersRoutes(fastify: FastifyInstance, { users }: { users: 
     '/users/me/banner',
     {
       preHandler: requireUser,
-      schema: { tags, summary: 'Remove your profile banner', operationId: 'deleteMyBanner', ...authed, response: { 200: ref(PrivateProfile), ...errors(401) } },
+      schema: {
+        tags,
+        summary: 'Remove your profile banner',
+        operationId: 'deleteMyBanner',
+        ...authed,
+        response: { 200: ref(PrivateProfile), ...errors(401) },
+      },
     },
     async (request) => users.removeBanner(requireActor(request).userId),
   );
@@ -161,5 +176,4 @@ export async function usersRoutes(fastify: FastifyInstance, { users }: { users: 
     },
     async (request) => users.getPublicProfileById(request.params.userId, request.actor?.userId),
   );
-
 }

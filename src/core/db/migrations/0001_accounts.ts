@@ -39,6 +39,7 @@ export function accounts({ ts }: MigrationContext) {
         .addColumn('created_at', ts, (col) => col.notNull())
         .addColumn('last_used_at', ts)
         .addColumn('expires_at', ts)
+        .addColumn('revoked_at', ts)
         .execute();
       await db.schema.createIndex('api_keys_user_id_idx').on('api_keys').column('user_id').execute();
 
@@ -50,6 +51,7 @@ export function accounts({ ts }: MigrationContext) {
         .addColumn('created_at', ts, (col) => col.notNull())
         .addColumn('expires_at', ts, (col) => col.notNull())
         .addColumn('last_used_at', ts)
+        .addColumn('revoked_at', ts)
         .execute();
       await db.schema.createIndex('sessions_user_id_idx').on('sessions').column('user_id').execute();
       await db.schema.createIndex('sessions_expires_at_idx').on('sessions').column('expires_at').execute();

@@ -14,7 +14,12 @@ export async function isFollowing(db: Executor, followerId: string, followingId:
 }
 
 /** Inserts the edge; false when it already existed (follow is idempotent). */
-export async function insertFollow(db: Executor, followerId: string, followingId: string, at: string): Promise<boolean> {
+export async function insertFollow(
+  db: Executor,
+  followerId: string,
+  followingId: string,
+  at: string,
+): Promise<boolean> {
   const result = await db
     .insertInto('follows')
     .values({ follower_id: followerId, following_id: followingId, created_at: at })
@@ -47,7 +52,11 @@ export async function moveFollowCounts(db: Executor, followerId: string, followi
 }
 
 export async function followerCount(db: Executor, userId: string): Promise<number> {
-  const row = await db.selectFrom('users').select('follower_count').where('id', '=', userId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select('follower_count')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
   return row.follower_count;
 }
 
@@ -71,7 +80,9 @@ export function listFollowEdges(
   offset: number,
 ): Promise<FollowEdgeUser[]> {
   const [mine, theirs] =
-    direction === 'followers' ? (['following_id', 'follower_id'] as const) : (['follower_id', 'following_id'] as const);
+    direction === 'followers'
+      ? (['following_id', 'follower_id'] as const)
+      : (['follower_id', 'following_id'] as const);
   return db
     .selectFrom('follows')
     .innerJoin('users', 'users.id', `follows.${theirs}`)

@@ -23,7 +23,10 @@ const EdgeQuery = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
 });
 
-export async function followsRoutes(fastify: FastifyInstance, { follows }: { follows: FollowsService }): Promise<void> {
+export async function followsRoutes(
+  fastify: FastifyInstance,
+  { follows }: { follows: FollowsService },
+): Promise<void> {
   const app = typed(fastify);
   const common = { preHandler: requireUser };
 

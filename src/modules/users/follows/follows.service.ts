@@ -17,7 +17,8 @@ export function createFollowsService({ db, clock, urls }: { db: Kysely<DB>; cloc
 
   return {
     async follow(followerId: string, userId: string): Promise<number> {
-      if (followerId === userId) throw badRequest('You cannot follow yourself', { fields: { userId: 'is yourself' } });
+      if (followerId === userId)
+        throw badRequest('You cannot follow yourself', { fields: { userId: 'is yourself' } });
       await requireTarget(userId);
       return db.transaction().execute(async (trx) => {
         if (await repo.insertFollow(trx, followerId, userId, clock.now().toISOString())) {
@@ -28,15 +29,23 @@ export function createFollowsService({ db, clock, urls }: { db: Kysely<DB>; cloc
     },
 
     async unfollow(followerId: string, userId: string): Promise<number> {
-      if (followerId === userId) throw badRequest('You cannot unfollow yourself', { fields: { userId: 'is yourself' } });
+      if (followerId === userId)
+        throw badRequest('You cannot unfollow yourself', { fields: { userId: 'is yourself' } });
       await requireTarget(userId);
       return db.transaction().execute(async (trx) => {
-        if (await repo.deleteFollow(trx, followerId, userId)) await repo.moveFollowCounts(trx, followerId, userId, -1);
+        if (await repo.deleteFollow(trx, followerId, userId))
+          await repo.moveFollowCounts(trx, followerId, userId, -1);
         return repo.followerCount(trx, userId);
       });
     },
 
-    async list(callerId: string, userId: string, direction: 'followers' | 'following', limit: number, offset: number) {
+    async list(
+      callerId: string,
+      userId: string,
+      direction: 'followers' | 'following',
+      limit: number,
+      offset: number,
+    ) {
       if (callerId !== userId) throw forbidden(`You can only view your own ${direction} list`);
       const rows = await repo.listFollowEdges(db, userId, direction, limit, offset);
       return rows.map((row) => ({
