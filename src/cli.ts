@@ -48,7 +48,11 @@ async function main(argv: string[]): Promise<number> {
         password,
         role: role as Role,
       });
-      const key = await createApiKeysService({ db: database.db, clock: systemClock }).create(user.id, {
+      const key = await createApiKeysService({
+        db: database.db,
+        dialect: database.dialect,
+        clock: systemClock,
+      }).create(user.id, {
         name: 'cli',
       });
       console.log(JSON.stringify({ id: user.id, username: user.username, role: user.role, apiKey: key.key }));

@@ -24,6 +24,7 @@ import { createTeamsService } from './teams/teams.service.js';
 import { noBadges } from './users/badge-reader.js';
 import { followsRoutes } from './users/follows/follows.routes.js';
 import { createFollowsService } from './users/follows/follows.service.js';
+import { liftExpiredSuspensions } from './users/users.repo.js';
 import { usersRoutes } from './users/users.routes.js';
 import { createUsersService } from './users/users.service.js';
 import { requireActor } from '../core/auth/authenticate.js';
@@ -36,11 +37,11 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
   const access = createAccess({ db });
 
   const users = createUsersService({ db, dialect, storage, urls, clock, badges });
-  const socialLinks = createSocialLinksService({ db, clock });
+  const socialLinks = createSocialLinksService({ db, dialect, clock });
 
   await app.register(systemRoutes, context);
   await app.register(authRoutes, { auth: createAuthService({ db, clock }), users });
-  await app.register(apiKeysRoutes, { apiKeys: createApiKeysService({ db, clock }) });
+  await app.register(apiKeysRoutes, { apiKeys: createApiKeysService({ db, dialect, clock }) });
   await app.register(usersRoutes, { users });
   await app.register(followsRoutes, { follows: createFollowsService({ db, clock, urls }) });
   await app.register(async (scope) => {
@@ -70,6 +71,13 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
     adminUsers: createAdminUsersService({ db, dialect, clock, urls, badges }),
   });
 
+  scheduler.register({
+    // Suspended accounts can write again as soon as suspendedUntil passes (authentication checks the time);
+    // this makes their status say so too, within a minute.
+    name: 'lift-expired-suspensions',
+    intervalMs: 60 * 1000,
+    run: async () => void (await liftExpiredSuspensions(db, clock.now().toISOString())),
+  });
   scheduler.register({
     name: 'purge-expired-sessions',
     intervalMs: 60 * 60 * 1000,

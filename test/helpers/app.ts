@@ -65,8 +65,15 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     ...env,
   });
   const clock = new ManualClock(new Date());
-  const app = await buildApp({ config, clock });
-  await app.ready();
+  let app: App;
+  try {
+    app = await buildApp({ config, clock });
+    await app.ready();
+  } catch (error) {
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     app,
     clock,

@@ -17,15 +17,34 @@ export interface TestUser {
 
 let sequence = 0;
 
-export async function createUser(app: App, options: { role?: Role; username?: string } = {}): Promise<TestUser> {
+export async function createUser(
+  app: App,
+  options: { role?: Role; username?: string } = {},
+): Promise<TestUser> {
   sequence += 1;
   const username = options.username ?? `user_${process.pid}_${sequence}`;
   const email = `${username.toLowerCase()}@example.test`;
   const password = 'correct horse battery';
   const { database, clock } = app.context;
-  const row = await createAccount(database.db, clock, { username, email, password, role: options.role ?? 'USER' });
-  const key = await createApiKeysService({ db: database.db, clock }).create(row.id, { name: 'test' });
-  return { id: row.id, username, email, password, role: row.role, apiKey: key.key, headers: { 'x-api-key': key.key } };
+  const row = await createAccount(database.db, clock, {
+    username,
+    email,
+    password,
+    role: options.role ?? 'USER',
+  });
+  const key = await createApiKeysService({ db: database.db, dialect: database.dialect, clock }).create(
+    row.id,
+    { name: 'test' },
+  );
+  return {
+    id: row.id,
+    username,
+    email,
+    password,
+    role: row.role,
+    apiKey: key.key,
+    headers: { 'x-api-key': key.key },
+  };
 }
 
 /** The platform personas of DESIGN §9 that do not depend on a resource, team or server. */

@@ -4,7 +4,13 @@ import type { LightMyRequestResponse } from 'fastify';
 /** Asserts the one error shape of DESIGN §6 and returns the body. */
 export function expectError(response: LightMyRequestResponse, status: number, code?: string) {
   expect(response.statusCode, response.body).toBe(status);
-  const body = response.json() as { statusCode: number; error: string; message: string; code: string; details?: unknown };
+  const body = response.json() as {
+    statusCode: number;
+    error: string;
+    message: string;
+    code: string;
+    details?: unknown;
+  };
   expect(body.statusCode).toBe(status);
   expect(typeof body.error).toBe('string');
   expect(typeof body.message).toBe('string');
@@ -22,7 +28,11 @@ export async function multipart(
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
   if (file !== undefined) {
-    form.append(fileField, new Blob([file.data], { type: file.type ?? 'application/octet-stream' }), file.name);
+    form.append(
+      fileField,
+      new Blob([file.data], { type: file.type ?? 'application/octet-stream' }),
+      file.name,
+    );
   }
   const encoded = new Response(form);
   return {

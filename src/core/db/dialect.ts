@@ -1,9 +1,10 @@
 // The few SQL differences between SQLite and PostgreSQL, in one place.
 import { sql } from 'kysely';
-import type { Expression, RawBuilder, SqlBool } from 'kysely';
+import type { Expression, RawBuilder, SqlBool, Transaction } from 'kysely';
 import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import type { DialectName } from './database.js';
+import type { DB } from './schema.js';
 
 /** Escapes LIKE wildcards so user input matches literally (used with ESCAPE '\'). */
 export function escapeLike(input: string): string {
@@ -55,3 +56,13 @@ export function parseJsonArray<T>(value: unknown): T[] {
 }
 
 export const toIsoTimestamp = (value: string): string => new Date(value).toISOString();
+
+/**
+ * Serializes transactions that check-then-write on the same key (e.g. "at most 10 links per owner").
+ * PostgreSQL: a transaction-scoped advisory lock on the key. SQLite: nothing to do, write transactions
+ * already run one at a time (BEGIN IMMEDIATE).
+ */
+export async function lockForUpdate(trx: Transaction<DB>, dialect: DialectName, key: string): Promise<void> {
+  if (dialect === 'postgres')
+    await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+}

@@ -1,10 +1,11 @@
 // One portable migration set, listed in code (no directory scanning) so it works from tsx and from dist alike.
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import type { DialectName } from './database.js';
 import type { DB } from './schema.js';
 import { timestampType } from './dialect.js';
 import { accounts } from './migrations/0001_accounts.js';
+import { descriptionImages } from './migrations/0003_description_images.js';
 import { teams } from './migrations/0002_teams.js';
 
 export interface MigrationContext {
@@ -19,6 +20,7 @@ type MigrationFactory = (context: MigrationContext) => Migration;
 const MIGRATIONS: Record<string, MigrationFactory> = {
   '0001_accounts': accounts,
   '0002_teams': teams,
+  '0003_description_images': descriptionImages,
 };
 
 class CodeMigrationProvider implements MigrationProvider {
@@ -32,8 +34,15 @@ class CodeMigrationProvider implements MigrationProvider {
 }
 
 export async function migrateToLatest(db: Kysely<DB>, dialect: DialectName): Promise<string[]> {
+  // Kysely looks for its bookkeeping tables in every schema unless told which one: pin it to the current
+  // schema, or a second deployment (or test schema) in the same database would find the first one's tables.
+  const schema =
+    dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
   const migrator = new Migrator({
     db: db as unknown as Kysely<unknown>,
+    ...(schema !== undefined ? { migrationTableSchema: schema } : {}),
     provider: new CodeMigrationProvider({ dialect, ts: timestampType(dialect) }),
   });
   const { error, results } = await migrator.migrateToLatest();

@@ -115,7 +115,25 @@ export interface CountersTable {
   value: number;
 }
 
+export interface DescriptionImagesTable {
+  id: string;
+  /** 'RESOURCE' | 'SERVER' */
+  owner_type: string;
+  owner_id: string;
+  uploader_id: string;
+  storage_key: string;
+  sha256: string;
+  file_name: string;
+  file_size: number;
+  /** True until a saved description contains the image; then permanent. */
+  is_temporary: boolean;
+  /** Whether the owner's saved description contains the image now. */
+  is_used: boolean;
+  created_at: string;
+}
+
 export interface DB {
+  description_images: DescriptionImagesTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
   sessions: SessionsTable;

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import { digest, displayPrefix, newApiKey } from '../../core/auth/credentials.js';
 import type { Clock } from '../../core/clock.js';
+import type { DialectName } from '../../core/db/database.js';
+import { lockForUpdate } from '../../core/db/dialect.js';
 import type { DB } from '../../core/db/schema.js';
 import { badRequest, conflict, notFound } from '../../core/http/errors.js';
 import { newId } from '../../core/ids.js';
@@ -20,7 +22,15 @@ const toApiKey = (row: ApiKeyRow) => ({
 
 export type ApiKeysService = ReturnType<typeof createApiKeysService>;
 
-export function createApiKeysService({ db, clock }: { db: Kysely<DB>; clock: Clock }) {
+export function createApiKeysService({
+  db,
+  dialect,
+  clock,
+}: {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  clock: Clock;
+}) {
   return {
     async list(userId: string) {
       return (await repo.listApiKeys(db, userId)).map(toApiKey);
@@ -32,11 +42,6 @@ export function createApiKeysService({ db, clock }: { db: Kysely<DB>; clock: Clo
       if (input.expiresAt !== undefined && new Date(input.expiresAt) <= now) {
         throw badRequest('expiresAt must be in the future', {
           fields: { 'body.expiresAt': 'must be in the future' },
-        });
-      }
-      if ((await repo.countApiKeys(db, userId)) >= MAX_API_KEYS) {
-        throw conflict(`At most ${MAX_API_KEYS} API keys per account; delete one first`, 'LIMIT_REACHED', {
-          limit: MAX_API_KEYS,
         });
       }
       const key = newApiKey();
@@ -51,7 +56,16 @@ export function createApiKeysService({ db, clock }: { db: Kysely<DB>; clock: Clo
         expires_at: input.expiresAt === undefined ? null : new Date(input.expiresAt).toISOString(),
         revoked_at: null,
       };
-      await repo.insertApiKey(db, row);
+      await db.transaction().execute(async (trx) => {
+        // Concurrent creations must not slip past the limit together.
+        await lockForUpdate(trx, dialect, `api-keys:${userId}`);
+        if ((await repo.countApiKeys(trx, userId)) >= MAX_API_KEYS) {
+          throw conflict(`At most ${MAX_API_KEYS} API keys per account; delete one first`, 'LIMIT_REACHED', {
+            limit: MAX_API_KEYS,
+          });
+        }
+        await repo.insertApiKey(trx, row);
+      });
       const { lastUsedAt: _unused, ...shown } = toApiKey(row);
       return { ...shown, key };
     },

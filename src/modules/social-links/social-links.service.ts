@@ -1,7 +1,9 @@
 // Social links of users, teams and servers: one set of rules (DESIGN §8 "Social"): at most 10 per owner,
 // `order` gapless from 0, a reorder lists exactly the existing ids.
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../../core/clock.js';
+import type { DialectName } from '../../core/db/database.js';
+import { lockForUpdate } from '../../core/db/dialect.js';
 import type { DB } from '../../core/db/schema.js';
 import { badRequest, conflict, notFound } from '../../core/http/errors.js';
 import { newId } from '../../core/ids.js';
@@ -18,7 +20,19 @@ export interface SocialLinkInput {
 
 export type SocialLinksService = ReturnType<typeof createSocialLinksService>;
 
-export function createSocialLinksService({ db, clock }: { db: Kysely<DB>; clock: Clock }) {
+export function createSocialLinksService({
+  db,
+  dialect,
+  clock,
+}: {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  clock: Clock;
+}) {
+  /** Link writes of one owner run one at a time: the limit and the gapless order depend on it. */
+  const lockOwner = (trx: Transaction<DB>, ownerType: SocialLinkOwnerType, ownerId: string) =>
+    lockForUpdate(trx, dialect, `social-links:${ownerType}:${ownerId}`);
+
   async function list(ownerType: SocialLinkOwnerType, ownerId: string): Promise<SocialLinkView[]> {
     return (await repo.listLinks(db, ownerType, ownerId)).map(toSocialLink);
   }
@@ -34,6 +48,7 @@ export function createSocialLinksService({ db, clock }: { db: Kysely<DB>; clock:
 
     create(ownerType: SocialLinkOwnerType, ownerId: string, input: SocialLinkInput): Promise<SocialLinkView> {
       return db.transaction().execute(async (trx) => {
+        await lockOwner(trx, ownerType, ownerId);
         const existing = await repo.listLinks(trx, ownerType, ownerId);
         if (existing.length >= MAX_SOCIAL_LINKS) {
           throw conflict(`At most ${MAX_SOCIAL_LINKS} social links are allowed`, 'LIMIT_REACHED', {
@@ -68,6 +83,7 @@ export function createSocialLinksService({ db, clock }: { db: Kysely<DB>; clock:
 
     async remove(ownerType: SocialLinkOwnerType, ownerId: string, linkId: string): Promise<void> {
       await db.transaction().execute(async (trx) => {
+        await lockOwner(trx, ownerType, ownerId);
         const links = await repo.listLinks(trx, ownerType, ownerId);
         if (!links.some((row) => row.id === linkId)) throw notFound('Social link');
         await repo.deleteLink(trx, linkId);
@@ -85,6 +101,7 @@ export function createSocialLinksService({ db, clock }: { db: Kysely<DB>; clock:
       linkIds: string[],
     ): Promise<SocialLinkView[]> {
       return db.transaction().execute(async (trx) => {
+        await lockOwner(trx, ownerType, ownerId);
         const links = await repo.listLinks(trx, ownerType, ownerId);
         const existing = new Set(links.map((row) => row.id));
         const given = new Set(linkIds);

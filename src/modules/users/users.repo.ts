@@ -187,3 +187,14 @@ export async function findProfileRow(
         : await profileQueries.usernameAsViewer(db, dialect, by.username.toLowerCase(), viewerId);
   return rows[0];
 }
+
+/** Ends suspensions whose time is up, so status and the admin filters tell the truth. */
+export async function liftExpiredSuspensions(db: Executor, now: string): Promise<number> {
+  const result = await db
+    .updateTable('users')
+    .set({ status: 'ACTIVE', suspended_until: null, updated_at: now })
+    .where('status', '=', 'SUSPENDED')
+    .where('suspended_until', '<=', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
