@@ -7,6 +7,7 @@ import { adminUsersRoutes } from './admin/admin-users.routes.js';
 import { createAdminUsersService } from './admin/admin-users.service.js';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
 import { createApiKeysService } from './api-keys/api-keys.service.js';
+import { createDescriptionImagesService } from './description-images/description-images.service.js';
 import { deleteExpiredSessions } from './auth/auth.repo.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { createAuthService } from './auth/auth.service.js';
@@ -38,6 +39,7 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
 
   const users = createUsersService({ db, dialect, storage, urls, clock, badges });
   const socialLinks = createSocialLinksService({ db, dialect, clock });
+  const descriptionImages = createDescriptionImagesService({ db, dialect, storage, clock, urls });
 
   await app.register(systemRoutes, context);
   await app.register(authRoutes, { auth: createAuthService({ db, clock }), users });
@@ -71,6 +73,11 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
     adminUsers: createAdminUsersService({ db, dialect, clock, urls, badges }),
   });
 
+  scheduler.register({
+    name: 'purge-temporary-description-images',
+    intervalMs: 60 * 60 * 1000,
+    run: async () => void (await descriptionImages.purgeStale()),
+  });
   scheduler.register({
     // Suspended accounts can write again as soon as suspendedUntil passes (authentication checks the time);
     // this makes their status say so too, within a minute.
