@@ -9,8 +9,7 @@ import { isUniqueViolation } from '../../core/db/dialect.js';
 import type { DB } from '../../core/db/schema.js';
 import { conflict, notFound, slugTaken } from '../../core/http/errors.js';
 import { newId } from '../../core/ids.js';
-import { processImage } from '../../core/images.js';
-import { discardImage, imageKey, putImage } from '../../core/images-store.js';
+import { replaceStoredImage } from '../../core/images-store.js';
 import type { MediaUrls } from '../../core/media-urls.js';
 import type { Storage } from '../../core/storage/storage.js';
 import { toSocialLink } from '../social-links/social-links.mapper.js';
@@ -83,30 +82,18 @@ export function createTeamsService(deps: {
   ) {
     const team = await requireManageable(actor, teamId);
     const { column, scope, box } = IMAGES[kind];
-    const previous = team[column];
-    let key: string | null = null;
-    if (read !== null) {
-      const image = await processImage(await read(), box);
-      key = imageKey(scope, teamId, image);
-      await putImage(storage, key, image);
-    }
     const at = clock.now().toISOString();
-    let swapped: boolean;
-    try {
-      swapped = await repo.swapTeamImage(db, teamId, column, previous, key, at);
-    } catch (error) {
-      if (key !== null && key !== previous) await storage.delete(key);
-      throw error;
-    }
-    if (!swapped) {
-      // Another upload or delete won the race, or the team was deleted meanwhile. Our object is removed unless
-      // the winner stored the very same bytes (content-addressed keys) and now references it.
-      const current = await repo.findTeamById(db, teamId);
-      if (key !== null && key !== previous && current?.[column] !== key) await storage.delete(key);
-      if (current === undefined) throw notFound('Team');
-      throw conflict(`The team ${kind} was changed by another request at the same time; try again`);
-    }
-    await discardImage(storage, previous, key);
+    const key = await replaceStoredImage(
+      storage,
+      {
+        previous: team[column],
+        swap: (next) => repo.swapTeamImage(db, teamId, column, team[column], next, at),
+        current: async () => (await repo.findTeamById(db, teamId))?.[column],
+        what: `team ${kind}`,
+        owner: 'Team',
+      },
+      read === null ? null : { upload: await read(), scope, ownerId: teamId, options: box },
+    );
     return view({ ...team, [column]: key, updated_at: at });
   }
 

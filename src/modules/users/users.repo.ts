@@ -35,6 +35,24 @@ export async function updateUser(db: Executor, id: string, patch: Updateable<Use
   await db.updateTable('users').set(patch).where('id', '=', id).execute();
 }
 
+/** Compare-and-set of an image column: false when the row no longer holds `expected`. */
+export async function swapUserImage(
+  db: Executor,
+  id: string,
+  column: 'image_key' | 'banner_key',
+  expected: string | null,
+  next: string | null,
+  at: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ [column]: next, updated_at: at })
+    .where('id', '=', id)
+    .where(column, expected === null ? 'is' : '=', expected)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 /** Username or display name contains q (case-insensitive, wildcards literal); most-followed first. */
 export function searchUsers(
   db: Executor,

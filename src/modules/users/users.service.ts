@@ -4,8 +4,7 @@ import type { DialectName } from '../../core/db/database.js';
 import type { DB } from '../../core/db/schema.js';
 import { parseJsonArray } from '../../core/db/dialect.js';
 import { notFound } from '../../core/http/errors.js';
-import { processImage } from '../../core/images.js';
-import { discardImage, imageKey, putImage } from '../../core/images-store.js';
+import { replaceStoredImage } from '../../core/images-store.js';
 import type { MediaUrls } from '../../core/media-urls.js';
 import type { Storage } from '../../core/storage/storage.js';
 import { toSocialLink } from '../social-links/social-links.mapper.js';
@@ -57,23 +56,27 @@ export function createUsersService(deps: {
 
   async function replaceImage(userId: string, column: 'image_key' | 'banner_key', upload: Buffer | null) {
     const user = await requireUser(userId);
-    let key: string | null = null;
-    if (upload !== null) {
-      const image = await processImage(
-        upload,
-        column === 'image_key' ? { maxWidth: AVATAR_BOX, maxHeight: AVATAR_BOX } : BANNER_BOX,
-      );
-      key = imageKey(column === 'image_key' ? 'avatars' : 'banners', userId, image);
-      await putImage(storage, key, image);
-    }
-    try {
-      await repo.updateUser(db, userId, { [column]: key, updated_at: clock.now().toISOString() });
-    } catch (error) {
-      if (key !== null && key !== user[column]) await storage.delete(key);
-      throw error;
-    }
-    await discardImage(storage, user[column], key);
-    return privateProfile({ ...user, [column]: key });
+    const at = clock.now().toISOString();
+    const avatar = column === 'image_key';
+    const key = await replaceStoredImage(
+      storage,
+      {
+        previous: user[column],
+        swap: (next) => repo.swapUserImage(db, userId, column, user[column], next, at),
+        current: async () => (await repo.findUserById(db, userId))?.[column],
+        what: avatar ? 'avatar' : 'banner',
+        owner: 'User',
+      },
+      upload === null
+        ? null
+        : {
+            upload,
+            scope: avatar ? 'avatars' : 'banners',
+            ownerId: userId,
+            options: avatar ? { maxWidth: AVATAR_BOX, maxHeight: AVATAR_BOX } : BANNER_BOX,
+          },
+    );
+    return privateProfile({ ...user, [column]: key, updated_at: at });
   }
 
   return {
