@@ -11,4 +11,7 @@ server.listen(0, '127.0.0.1', () => {
   const address = server.address() as { port: number };
   process.send?.({ ready: true, port: address.port });
 });
+process.on('message', (message) => {
+  if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });
+});
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

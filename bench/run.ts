@@ -42,15 +42,31 @@ interface Measure {
   p50: number;
   p99: number;
   errors: number;
+  /** Server CPU time per request, µs: steadier than req/s when other work shares the machine. */
+  cpuPerRequest: number;
 }
 
-async function load(url: string): Promise<Measure> {
+function cpuOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    child.once('message', (message: { cpu: NodeJS.CpuUsage }) =>
+      resolve(message.cpu.user + message.cpu.system),
+    );
+    child.send('cpu');
+  });
+}
+
+async function load(url: string, server: ChildProcess): Promise<Measure> {
+  // A short warm-up so the JIT and caches settle before the measured run.
+  await autocannon({ url, connections, duration: 1 });
+  const before = await cpuOf(server);
   const result = await autocannon({ url, connections, duration, pipelining: 1 });
+  const cpu = (await cpuOf(server)) - before;
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.non2xx,
+    cpuPerRequest: cpu / Math.max(1, result.requests.total),
   };
 }
 
@@ -83,10 +99,11 @@ async function main(): Promise<void> {
         BARE_BODY: body.toString('base64'),
         BARE_CONTENT_TYPE: sample.headers.get('content-type') ?? 'application/json',
       });
-      const bareResult = await load(`http://127.0.0.1:${bare.port}/`);
+      const bareResult = await load(`http://127.0.0.1:${bare.port}/`, bare.child);
       await stop(bare.child);
-      const appResult = await load(url);
+      const appResult = await load(url, service.child);
       const ratio = appResult.rps / bareResult.rps;
+      const cpuRatio = bareResult.cpuPerRequest / appResult.cpuPerRequest;
       rows.push([
         endpoint.name,
         `${body.length} B`,
@@ -94,11 +111,9 @@ async function main(): Promise<void> {
         `${appResult.p50} / ${appResult.p99}`,
         bareResult.rps.toFixed(0),
         `${(ratio * 100).toFixed(0)}%`,
-        endpoint.target > 0
-          ? ratio >= endpoint.target
-            ? `≥ ${endpoint.target * 100}% ok`
-            : `< ${endpoint.target * 100}% MISS`
-          : '',
+        `${appResult.cpuPerRequest.toFixed(1)} / ${bareResult.cpuPerRequest.toFixed(1)}`,
+        `${(cpuRatio * 100).toFixed(0)}%`,
+        endpoint.target > 0 ? `${endpoint.target * 100}% ${ratio >= endpoint.target ? 'ok' : 'MISS'}` : '',
         String(appResult.errors),
       ]);
     }
@@ -106,7 +121,18 @@ async function main(): Promise<void> {
     await stop(service.child);
     rmSync(dataDir, { recursive: true, force: true });
   }
-  const header = ['endpoint', 'body', 'req/s', 'p50/p99 ms', 'bare req/s', 'of bare', 'target', 'errors'];
+  const header = [
+    'endpoint',
+    'body',
+    'req/s',
+    'p50/p99 ms',
+    'bare req/s',
+    'of bare',
+    'CPU µs/req app / bare',
+    'of bare (CPU)',
+    'target',
+    'errors',
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ');
   console.log(`\n${connections} connections, ${duration} s each, ${databaseUrl.split(':')[0]}\n`);

@@ -1,8 +1,7 @@
 // buildApp(config): core plugins first, then every module (modules/index.ts holds the URL map).
-import { hash, randomUUID } from 'node:crypto';
+import { hash } from 'node:crypto';
 import cors from '@fastify/cors';
 import etag from '@fastify/etag';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
@@ -19,6 +18,7 @@ import { registerOpenApi } from './core/http/openapi.js';
 import { registerRateLimits } from './core/http/rate-limits.js';
 import { OneLineLogController } from './core/http/request-log.js';
 import { registerRequestShaping } from './core/http/request-shaping.js';
+import { registerSecurityHeaders, requestIds } from './core/http/security-headers.js';
 import { validatorFactory } from './core/http/validation.js';
 import { createScheduler } from './core/jobs/scheduler.js';
 import type { Scheduler } from './core/jobs/scheduler.js';
@@ -77,24 +77,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     },
     logController: new OneLineLogController(),
     requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    genReqId: requestIds(),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     schemaController: { compilersFactory: { buildValidator: validatorFactory() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
-
   registerErrorHandling(app);
-  await app.register(helmet, {
-    // Images under /cdn are embedded by other origins (launchers, web front ends).
-    crossOriginResourcePolicy: { policy: 'cross-origin' },
-    // A JSON API has no use for CSP, and building it per response costs throughput; the one HTML page
-    // (/docs) sends its own, and /cdn sends a sandboxing one.
-    contentSecurityPolicy: false,
-  });
+  registerSecurityHeaders(app);
   await app.register(cors, {
     origin: config.corsOrigins.length === 0 ? false : config.corsOrigins,
     credentials: false,

@@ -1,7 +1,8 @@
-// Small request normalizations that every route gets (DESIGN §6):
+// Small request normalizations (DESIGN §6), attached only to the routes that need them so other routes pay
+// nothing:
 // - text fields of JSON bodies are trimmed (passwords excepted: they are secrets, not text);
 // - array query parameters accept repeats and comma-separated values.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 
 const UNTRIMMED_KEYS = new Set(['password', 'currentPassword', 'newPassword']);
 
@@ -19,32 +20,42 @@ interface QuerySchema {
   properties?: Record<string, { type?: string }>;
 }
 
-function arrayQueryKeys(request: FastifyRequest): string[] {
-  const schema = request.routeOptions.schema?.querystring as QuerySchema | undefined;
+function arrayQueryKeys(schema: QuerySchema | undefined): string[] {
   if (schema?.properties === undefined) return [];
   return Object.entries(schema.properties)
     .filter(([, property]) => property.type === 'array')
     .map(([key]) => key);
 }
 
+function splitLists(query: Record<string, unknown>, keys: readonly string[]): void {
+  for (const key of keys) {
+    const raw = query[key];
+    if (raw === undefined) continue;
+    query[key] = (Array.isArray(raw) ? raw : [raw]).flatMap((item) =>
+      String(item)
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== ''),
+    );
+  }
+}
+
+function asArray<T>(value: T | T[] | undefined): T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
 export function registerRequestShaping(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
-    if (request.body !== undefined && request.body !== null && !request.isMultipart()) {
-      request.body = trimStrings(request.body);
-    }
-    const keys = arrayQueryKeys(request);
-    if (keys.length === 0) return;
-    const query = request.query as Record<string, unknown>;
-    for (const key of keys) {
-      const raw = query[key];
-      if (raw === undefined) continue;
-      const values = (Array.isArray(raw) ? raw : [raw]).flatMap((item) =>
-        String(item)
-          .split(',')
-          .map((part) => part.trim())
-          .filter((part) => part !== ''),
-      );
-      query[key] = values;
-    }
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const listKeys = arrayQueryKeys(route.schema?.querystring as QuerySchema | undefined);
+    const hasBody = route.schema?.body !== undefined;
+    if (listKeys.length === 0 && !hasBody) return;
+    const shape = async (request: FastifyRequest) => {
+      if (hasBody && request.body !== undefined && request.body !== null && !request.isMultipart()) {
+        request.body = trimStrings(request.body);
+      }
+      if (listKeys.length > 0) splitLists(request.query as Record<string, unknown>, listKeys);
+    };
+    route.preValidation = [shape, ...asArray(route.preValidation)];
   });
 }
