@@ -12,4 +12,8 @@ export const ENDPOINTS: BenchEndpoint[] = [
   { name: 'GET /users/:userId (public profile)', path: '/users/:userId', target: 0.4 },
   { name: 'GET /users/username/:username', path: '/users/username/:username', target: 0.4 },
   { name: 'GET /health', path: '/health', target: 0 },
+  { name: 'GET /resources/slug/:slug', path: '/resources/slug/:resourceSlug', target: 0.4 },
+  { name: 'GET /resources (default sort, 20 items)', path: '/resources', target: 0.2 },
+  { name: 'GET /servers (default sort, 20 items)', path: '/servers', target: 0.2 },
+  { name: 'GET /servers/slug/:slug', path: '/servers/slug/:serverSlug', target: 0 },
 ];

@@ -1,7 +1,8 @@
 // `npm run bench`: seeds a data set, starts the service (rate limits off) and, for each endpoint, a bare
 // node:http server answering the same bytes; runs autocannon against both in the same run and prints
 // req/s, p50, p99 and the ratio to bare. BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50),
-// BENCH_USERS (default 10000), BENCH_DATABASE_URL (PostgreSQL; default a fresh SQLite file).
+// BENCH_USERS (default 10000), BENCH_RESOURCES (default 100000), BENCH_SERVERS (default 20000),
+// BENCH_DATABASE_URL (PostgreSQL; default a fresh SQLite file).
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,12 +12,14 @@ import autocannon from 'autocannon';
 import { openDatabase } from '../src/core/db/database.js';
 import { migrateToLatest } from '../src/core/db/migrator.js';
 import { ENDPOINTS } from './endpoints.js';
-import { seedUsers } from './seed.js';
+import { seedResources, seedServers, seedUsers } from './seed.js';
 
 const duration = Number(process.env['BENCH_DURATION'] ?? 10);
 const connections = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
 const userCount = Number(process.env['BENCH_USERS'] ?? 10_000);
 const only = process.env['BENCH_ONLY'];
+const resourceCount = Number(process.env['BENCH_RESOURCES'] ?? 100_000);
+const serverCount = Number(process.env['BENCH_SERVERS'] ?? 20_000);
 
 function start(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
@@ -77,6 +80,10 @@ async function main(): Promise<void> {
   await migrateToLatest(database.db, database.dialect);
   console.log(`Seeding ${userCount} users on ${database.dialect}…`);
   const seeded = await seedUsers(database.db, userCount);
+  console.log(`Seeding ${resourceCount} resources…`);
+  Object.assign(seeded.targets, (await seedResources(database.db, resourceCount)).targets);
+  console.log(`Seeding ${serverCount} servers…`);
+  Object.assign(seeded.targets, (await seedServers(database.db, serverCount)).targets);
   await database.destroy();
 
   const env = {

@@ -22,19 +22,67 @@ import { createMembersService } from './teams/members/members.service.js';
 import { teamSocialLinksRoutes } from './teams/team-social-links.routes.js';
 import { teamsRoutes } from './teams/teams.routes.js';
 import { createTeamsService } from './teams/teams.service.js';
-import { noBadges } from './users/badge-reader.js';
+import { createServerAccess } from '../core/auth/server-access.js';
+import { serverCategoriesRoutes } from './servers/catalogs/categories.routes.js';
+import { createServerCatalogsService } from './servers/catalogs/catalogs.service.js';
+import { serverTagsRoutes } from './servers/catalogs/tags.routes.js';
+import { serverModerationRoutes } from './servers/moderation/moderation.routes.js';
+import { createServerModerationService } from './servers/moderation/moderation.service.js';
+import { createDirectoryCache } from './servers/directory-cache.js';
+import { serverDescriptionImagesRoutes } from './servers/server-description-images.routes.js';
+import { serverImagesRoutes } from './servers/server-images.routes.js';
+import { serverListsRoutes } from './servers/server-lists.routes.js';
+import { createServerListsService } from './servers/server-lists.service.js';
+import { serverSocialLinksRoutes } from './servers/server-social-links.routes.js';
+import { serversRoutes } from './servers/servers.routes.js';
+import { createServersService } from './servers/servers.service.js';
+import { readDirectoryVersion } from './servers/servers.repo.js';
+import { serverStatusRoutes } from './servers/status/status.routes.js';
+import { createServerStatusService } from './servers/status/status.service.js';
+import { createServerTransfer } from './servers/transfer-server-ownership.js';
+import { badgeAwardsRoutes } from './badges/awards/awards.routes.js';
+import { createBadgeAwardsService } from './badges/awards/awards.service.js';
+import { createBadgeReader } from './badges/badge-reader.js';
+import { badgesRoutes } from './badges/badges.routes.js';
+import { createBadgesService } from './badges/badges.service.js';
+import { createReportAccess } from '../core/auth/report-access.js';
+import { createResourceAccess } from '../core/auth/resource-access.js';
+import { reportModerationRoutes } from './reports/moderation/moderation.routes.js';
+import { createReportModerationService } from './reports/moderation/moderation.service.js';
+import { reportsRoutes } from './reports/reports.routes.js';
+import { createReportsService } from './reports/reports.service.js';
 import { followsRoutes } from './users/follows/follows.routes.js';
 import { createFollowsService } from './users/follows/follows.service.js';
 import { liftExpiredSuspensions } from './users/users.repo.js';
 import { usersRoutes } from './users/users.routes.js';
 import { createUsersService } from './users/users.service.js';
 import { requireActor } from '../core/auth/authenticate.js';
+import { gameVersionsRoutes } from './catalogs/game-versions.routes.js';
+import { createGameVersionsService } from './catalogs/game-versions.service.js';
+import { resourceCategoriesRoutes } from './catalogs/resource-categories.routes.js';
+import { createResourceCategoriesService } from './catalogs/resource-categories.service.js';
+import { resourceTagsRoutes } from './catalogs/resource-tags.routes.js';
+import { createResourceTagsService } from './catalogs/resource-tags.service.js';
+import { resourceContributorsRoutes } from './resources/contributors/contributors.routes.js';
+import { createContributorsService } from './resources/contributors/contributors.service.js';
+import { createResourceDeletion } from './resources/delete-resource.js';
+import { resourceExternalLinksRoutes } from './resources/external-links/external-links.routes.js';
+import { createExternalLinksService } from './resources/external-links/external-links.service.js';
+import { resourceModerationRoutes } from './resources/moderation/moderation.routes.js';
+import { createModerationService } from './resources/moderation/moderation.service.js';
+import { resourceDescriptionImagesRoutes } from './resources/resource-description-images.routes.js';
+import { resourceListsRoutes } from './resources/resource-lists.routes.js';
+import { createResourceListsService } from './resources/resource-lists.service.js';
+import { resourcesRoutes } from './resources/resources.routes.js';
+import { createResourcesService } from './resources/resources.service.js';
+import { resourceSocialRoutes } from './resources/social/social.routes.js';
+import { createSocialService } from './resources/social/social.service.js';
 
 export async function registerModules(app: FastifyInstance, context: AppContext): Promise<void> {
   const { database, storage, clock, scheduler } = context;
   const { db, dialect } = database;
   const urls = createMediaUrls(storage);
-  const badges = noBadges;
+  const badges = createBadgeReader({ db, dialect });
   const access = createAccess({ db });
 
   const users = createUsersService({ db, dialect, storage, urls, clock, badges });
@@ -71,6 +119,105 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
   await app.register(teamSocialLinksRoutes, { teams, socialLinks });
   await app.register(adminUsersRoutes, {
     adminUsers: createAdminUsersService({ db, dialect, clock, urls, badges }),
+  });
+
+  // Resources (DESIGN §8): the catalogue and its moderation, external links, contributors, likes and favorites,
+  // description images, and the resource tag, category and game-version catalogs. Modules that keep rows or
+  // objects under a resource (versions, files, galleries) register a cleanup with resourceDeletion.
+  const resourceAccess = createResourceAccess({ db, access });
+  const resources = createResourcesService({
+    db,
+    dialect,
+    storage,
+    urls,
+    clock,
+    resourceAccess,
+    descriptionImages,
+  });
+  const resourceDeletion = createResourceDeletion({
+    db,
+    dialect,
+    storage,
+    resourceAccess,
+    log: (message, error) => app.log.warn({ err: error }, message),
+  });
+  resourceDeletion.registerCleanup({
+    name: 'description-images',
+    collect: (trx, resource) => descriptionImages.deleteRowsOf(trx, 'RESOURCE', resource.id),
+    removeObjects: (keys) => descriptionImages.deleteObjects(keys),
+  });
+  const resourceLists = createResourceListsService({ db, dialect, urls, resourceAccess });
+  const resourceParts = { db, clock, urls, resourceAccess, resources };
+  await app.register(resourcesRoutes, { resources, deletion: resourceDeletion });
+  await app.register(resourceListsRoutes, { lists: resourceLists });
+  await app.register(resourceModerationRoutes, {
+    moderation: createModerationService({ db, clock, resources }),
+    lists: resourceLists,
+  });
+  await app.register(resourceExternalLinksRoutes, {
+    externalLinks: createExternalLinksService({ ...resourceParts, dialect }),
+  });
+  await app.register(resourceContributorsRoutes, { contributors: createContributorsService(resourceParts) });
+  await app.register(resourceSocialRoutes, { social: createSocialService(resourceParts) });
+  await app.register(resourceDescriptionImagesRoutes, { resources, resourceAccess, descriptionImages });
+  await app.register(resourceCategoriesRoutes, {
+    categories: createResourceCategoriesService({ db, clock }),
+  });
+  await app.register(resourceTagsRoutes, { resourceTags: createResourceTagsService({ db, dialect, clock }) });
+  await app.register(gameVersionsRoutes, { gameVersions: createGameVersionsService({ db, clock }) });
+
+  // Reports and their moderation (DESIGN §8 "Reports"); badges and awards (DESIGN §8 "Badges").
+  await app.register(reportsRoutes, {
+    reports: createReportsService({ db, clock, resourceAccess }),
+  });
+  await app.register(reportModerationRoutes, {
+    moderation: createReportModerationService({
+      db,
+      clock,
+      urls,
+      reportAccess: createReportAccess({ access }),
+    }),
+  });
+  await app.register(badgesRoutes, { badges: createBadgesService({ db, clock }) });
+  await app.register(badgeAwardsRoutes, { awards: createBadgeAwardsService({ db, dialect, clock }) });
+
+  // Servers (DESIGN §8 "Servers"): the directory, moderation, status and ranks, social links, description
+  // images, and the server tag and category catalogs.
+  const serverAccess = createServerAccess({ db, access });
+  const servers = createServersService({
+    db,
+    dialect,
+    storage,
+    urls,
+    clock,
+    access,
+    serverAccess,
+    descriptionImages,
+  });
+  const serverLists = createServerListsService({ db, dialect, urls, serverAccess });
+  const serverStatus = createServerStatusService({ db, clock, serverAccess });
+  const serverCatalogs = createServerCatalogsService({ db, dialect, clock });
+  await app.register(serversRoutes, {
+    servers,
+    transfer: createServerTransfer({ db, dialect, clock, access, serverAccess }),
+  });
+  await app.register(serverListsRoutes, {
+    lists: serverLists,
+    directory: createDirectoryCache({ clock, readVersion: () => readDirectoryVersion(db, dialect) }),
+  });
+  await app.register(serverImagesRoutes, { servers });
+  await app.register(serverStatusRoutes, { status: serverStatus });
+  await app.register(serverModerationRoutes, {
+    moderation: createServerModerationService({ db, dialect, clock, urls, servers }),
+  });
+  await app.register(serverSocialLinksRoutes, { serverAccess, socialLinks });
+  await app.register(serverDescriptionImagesRoutes, { serverAccess, descriptionImages });
+  await app.register(serverTagsRoutes, { catalogs: serverCatalogs });
+  await app.register(serverCategoriesRoutes, { catalogs: serverCatalogs });
+  scheduler.register({
+    name: 'recompute-server-ranks',
+    intervalMs: 60_000,
+    run: () => serverStatus.refreshRanks(),
   });
 
   scheduler.register({

@@ -7,6 +7,9 @@ import { timestampType } from './dialect.js';
 import { accounts } from './migrations/0001_accounts.js';
 import { descriptionImages } from './migrations/0003_description_images.js';
 import { teams } from './migrations/0002_teams.js';
+import { resources } from './migrations/0004_resources.js';
+import { servers } from './migrations/0005_servers.js';
+import { reportsBadges } from './migrations/0006_reports_badges.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -21,6 +24,9 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0001_accounts': accounts,
   '0002_teams': teams,
   '0003_description_images': descriptionImages,
+  '0004_resources': resources,
+  '0005_servers': servers,
+  '0006_reports_badges': reportsBadges,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

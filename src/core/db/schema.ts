@@ -132,6 +132,275 @@ export interface DescriptionImagesTable {
   created_at: string;
 }
 
+export type ResourceType =
+  | 'MOD'
+  | 'PLUGIN'
+  | 'ASSET_PACK'
+  | 'DATA_PACK'
+  | 'WORLD'
+  | 'PREFAB'
+  | 'MODPACK'
+  | 'PREMADE_SERVER';
+export type ResourceStatus = 'PENDING' | 'APPROVED' | 'REJECTED' | 'SUSPENDED';
+export type ResourceContributorRole = 'CONTRIBUTOR' | 'MAINTAINER';
+
+export interface ResourcesTable {
+  id: string;
+  name: string;
+  /** Lower-cased name, the sort key of sortBy=name. */
+  name_key: string;
+  slug: string;
+  short_description: string;
+  description: string;
+  type: ResourceType;
+  status: ResourceStatus;
+  owner_type: 'USER' | 'TEAM';
+  owner_id: string;
+  icon_key: string | null;
+  banner_key: string | null;
+  downloads: Generated<number>;
+  like_count: Generated<number>;
+  favorite_count: Generated<number>;
+  /** JSON {categories, tags, gameVersions} as the API shows them; rewritten whenever a link or a catalog entry changes. */
+  catalog_refs: Generated<string>;
+  /** Maintained by the versions module. */
+  latest_version_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ResourceCategoriesTable {
+  id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  resource_type: ResourceType;
+  usage_count: Generated<number>;
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ResourceTagsTable {
+  id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  usage_count: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** How many resources of one type carry a tag (popular tags per type). */
+export interface ResourceTagTypeUsageTable {
+  tag_id: string;
+  resource_type: ResourceType;
+  usage_count: number;
+}
+
+export interface GameVersionsTable {
+  id: string;
+  name: string;
+  /** Higher is newer. */
+  release_order: number;
+  released_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ResourceCategoryLinksTable {
+  resource_id: string;
+  category_id: string;
+}
+
+export interface ResourceTagLinksTable {
+  resource_id: string;
+  tag_id: string;
+}
+
+export interface ResourceGameVersionsTable {
+  resource_id: string;
+  game_version_id: string;
+}
+
+export interface ResourceExternalLinksTable {
+  id: string;
+  resource_id: string;
+  title: string;
+  url: string;
+  type: string;
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ResourceContributorsTable {
+  id: string;
+  resource_id: string;
+  user_id: string;
+  role: ResourceContributorRole;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Shape of resource_likes and resource_favorites. */
+export interface ResourceReactionsTable {
+  id: string;
+  resource_id: string;
+  user_id: string;
+  created_at: string;
+}
+
+export interface ResourceModerationEventsTable {
+  id: string;
+  resource_id: string;
+  action: 'APPROVE' | 'REJECT' | 'SUSPEND' | 'UNSUSPEND';
+  from_status: ResourceStatus;
+  to_status: ResourceStatus;
+  reason: string | null;
+  moderator_id: string | null;
+  created_at: string;
+}
+
+export type ServerStatus = 'PENDING' | 'APPROVED' | 'REJECTED' | 'SUSPENDED';
+
+export interface ServersTable {
+  id: string;
+  name: string;
+  slug: string;
+  short_description: string | null;
+  description: string | null;
+  ip: string;
+  port: number;
+  online: Generated<boolean>;
+  online_players: Generated<number>;
+  max_players: Generated<number>;
+  /** 1-based position among APPROVED servers, written by the rank job; null for the others. */
+  rank: number | null;
+  status: ServerStatus;
+  /** Reason of the last REJECT or SUSPEND; cleared on APPROVE. */
+  status_reason: string | null;
+  status_updated_at: string;
+  /** 'USER' | 'TEAM' */
+  owner_type: 'USER' | 'TEAM';
+  owner_id: string;
+  logo_key: string | null;
+  banner_key: string | null;
+  /** Last POST /servers/:id/status; null when the server never reported. */
+  last_reported_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ServerTagsTable {
+  id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  /** APPROVED servers carrying the tag. */
+  usage_count: Generated<number>;
+  created_at: string;
+}
+
+export interface ServerCategoriesTable {
+  id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  icon_url: string | null;
+  /** APPROVED servers in the category. */
+  usage_count: Generated<number>;
+  position: number;
+  created_at: string;
+}
+
+export interface ServerTagLinksTable {
+  server_id: string;
+  tag_id: string;
+}
+
+export interface ServerCategoryLinksTable {
+  server_id: string;
+  category_id: string;
+}
+
+export interface ServerModerationEventsTable {
+  id: string;
+  server_id: string;
+  action: 'APPROVE' | 'REJECT' | 'SUSPEND' | 'RESUBMIT';
+  from_status: ServerStatus;
+  to_status: ServerStatus;
+  reason: string | null;
+  notes: string | null;
+  /** Null for RESUBMIT (an owner-side edit of a rejected server). */
+  moderator_id: string | null;
+  created_at: string;
+}
+
+export type ReportTargetType = 'USER' | 'RESOURCE';
+export type ReportStatus = 'PENDING' | 'UNDER_REVIEW' | 'RESOLVED' | 'DISMISSED';
+export type ReportModerationAction = 'TAKE_UNDER_REVIEW' | 'RESOLVE' | 'DISMISS';
+export type ReportUserAction = 'WARNING' | 'SUSPENSION' | 'BAN' | 'NONE';
+
+export interface ReportsTable {
+  id: string;
+  reporter_id: string;
+  target_type: ReportTargetType;
+  /** Set for USER reports. */
+  reported_user_id: string | null;
+  /** Set for RESOURCE reports; no foreign key, the report outlives the resource. */
+  resource_id: string | null;
+  /** The resource's type when it was reported. */
+  resource_type: ResourceType | null;
+  reason: string;
+  description: string | null;
+  evidence: string | null;
+  status: ReportStatus;
+  resolution: string | null;
+  moderator_notes: string | null;
+  user_action: ReportUserAction | null;
+  suspension_days: number | null;
+  moderated_by: string | null;
+  moderated_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReportEventsTable {
+  id: string;
+  report_id: string;
+  action: ReportModerationAction;
+  from_status: ReportStatus;
+  to_status: ReportStatus;
+  note: string | null;
+  user_action: ReportUserAction | null;
+  moderator_id: string | null;
+  created_at: string;
+}
+
+export interface BadgesTable {
+  id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  icon_url: string | null;
+  color: string | null;
+  is_active: boolean;
+  /** Rows in user_badges for the badge; moved in the same transaction as an award or a revocation. */
+  awarded_count: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UserBadgesTable {
+  id: string;
+  user_id: string;
+  badge_id: string;
+  awarded_by: string | null;
+  reason: string | null;
+  awarded_at: string;
+}
+
 export interface DB {
   description_images: DescriptionImagesTable;
   users: UsersTable;
@@ -143,4 +412,27 @@ export interface DB {
   team_members: TeamMembersTable;
   team_invitations: TeamInvitationsTable;
   counters: CountersTable;
+  resources: ResourcesTable;
+  resource_categories: ResourceCategoriesTable;
+  resource_tags: ResourceTagsTable;
+  resource_tag_type_usage: ResourceTagTypeUsageTable;
+  game_versions: GameVersionsTable;
+  resource_category_links: ResourceCategoryLinksTable;
+  resource_tag_links: ResourceTagLinksTable;
+  resource_game_versions: ResourceGameVersionsTable;
+  resource_external_links: ResourceExternalLinksTable;
+  resource_contributors: ResourceContributorsTable;
+  resource_likes: ResourceReactionsTable;
+  resource_favorites: ResourceReactionsTable;
+  resource_moderation_events: ResourceModerationEventsTable;
+  servers: ServersTable;
+  server_tags: ServerTagsTable;
+  server_categories: ServerCategoriesTable;
+  server_tag_links: ServerTagLinksTable;
+  server_category_links: ServerCategoryLinksTable;
+  server_moderation_events: ServerModerationEventsTable;
+  reports: ReportsTable;
+  report_events: ReportEventsTable;
+  badges: BadgesTable;
+  user_badges: UserBadgesTable;
 }

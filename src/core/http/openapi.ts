@@ -11,6 +11,21 @@ export const API_TAGS = [
   { name: 'api-keys', description: 'API keys of the caller' },
   { name: 'users', description: 'User profiles, follows and profile social links' },
   { name: 'teams', description: 'Teams, their members, invitations, images and social links' },
+  {
+    name: 'resources',
+    description:
+      'Resources (mods, plugins, packs…): catalogue, moderation, categories, external links, contributors, ' +
+      'likes, favorites and description images',
+  },
+  { name: 'resource-tags', description: 'Resource tags' },
+  { name: 'game-versions', description: 'Game versions resources declare compatibility with' },
+  {
+    name: 'servers',
+    description: 'Game-server directory: servers, moderation, status and ranks, social links, description images',
+  },
+  { name: 'server-catalogs', description: 'Server tags and server categories' },
+  { name: 'reports', description: 'Reports about users and resources, and their moderation' },
+  { name: 'badges', description: 'Badges and the users who hold them' },
   { name: 'admin', description: 'Account administration' },
   { name: 'cdn', description: 'Images and signed file downloads' },
 ];

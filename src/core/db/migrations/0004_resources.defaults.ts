@@ -1,0 +1,100 @@
+// The default catalogs the resources migration seeds: categories per resource type, resource tags and game
+// versions. Admins manage them afterwards through the API; this file is a frozen part of migration 0004.
+
+export const DEFAULT_RESOURCE_CATEGORIES: Record<string, ReadonlyArray<[name: string, slug: string]>> = {
+  MOD: [
+    ['Gameplay', 'gameplay'],
+    ['Adventure', 'adventure'],
+    ['Technology', 'technology'],
+    ['Magic', 'magic'],
+    ['Decoration', 'decoration'],
+    ['Utility', 'utility'],
+    ['Library', 'library'],
+  ],
+  PLUGIN: [
+    ['Administration', 'administration'],
+    ['Economy', 'economy'],
+    ['Minigames', 'minigames'],
+    ['Chat', 'chat'],
+    ['Protection', 'protection'],
+    ['Utility', 'utility'],
+    ['Library', 'library'],
+  ],
+  ASSET_PACK: [
+    ['Blocks', 'blocks'],
+    ['Items', 'items'],
+    ['Characters', 'characters'],
+    ['Interface', 'interface'],
+    ['Audio', 'audio'],
+    ['Environment', 'environment'],
+  ],
+  DATA_PACK: [
+    ['Recipes', 'recipes'],
+    ['Loot', 'loot'],
+    ['World Generation', 'world-generation'],
+    ['Gameplay', 'gameplay'],
+  ],
+  WORLD: [
+    ['Adventure', 'adventure'],
+    ['Parkour', 'parkour'],
+    ['Puzzle', 'puzzle'],
+    ['Survival', 'survival'],
+    ['Creative', 'creative'],
+    ['Minigame', 'minigame'],
+  ],
+  PREFAB: [
+    ['Buildings', 'buildings'],
+    ['Structures', 'structures'],
+    ['Decoration', 'decoration'],
+    ['Terrain', 'terrain'],
+    ['Vehicles', 'vehicles'],
+  ],
+  MODPACK: [
+    ['Adventure', 'adventure'],
+    ['Technology', 'technology'],
+    ['Magic', 'magic'],
+    ['Lightweight', 'lightweight'],
+    ['Multiplayer', 'multiplayer'],
+  ],
+  PREMADE_SERVER: [
+    ['Survival', 'survival'],
+    ['Minigames', 'minigames'],
+    ['Roleplay', 'roleplay'],
+    ['Creative', 'creative'],
+    ['Factions', 'factions'],
+  ],
+};
+
+export const DEFAULT_RESOURCE_TAGS: ReadonlyArray<[name: string, slug: string]> = [
+  ['Multiplayer', 'multiplayer'],
+  ['Singleplayer', 'singleplayer'],
+  ['Client-side', 'client-side'],
+  ['Server-side', 'server-side'],
+  ['Lightweight', 'lightweight'],
+  ['Performance', 'performance'],
+  ['Quality of Life', 'quality-of-life'],
+  ['Library', 'library'],
+  ['API', 'api'],
+  ['Open Source', 'open-source'],
+  ['Vanilla+', 'vanilla-plus'],
+  ['Hardcore', 'hardcore'],
+  ['Cosmetic', 'cosmetic'],
+  ['Building', 'building'],
+  ['Combat', 'combat'],
+  ['Exploration', 'exploration'],
+  ['Economy', 'economy'],
+  ['PvP', 'pvp'],
+  ['PvE', 'pve'],
+  ['Magic', 'magic'],
+  ['Technology', 'technology'],
+  ['Decoration', 'decoration'],
+  ['Adventure', 'adventure'],
+  ['Horror', 'horror'],
+  ['Medieval', 'medieval'],
+  ['Sci-Fi', 'sci-fi'],
+  ['Fantasy', 'fantasy'],
+  ['Realistic', 'realistic'],
+];
+
+/** Oldest first: the position is the release order. */
+export const DEFAULT_GAME_VERSIONS: readonly string[] = ['1.0', '1.1', '1.2', '1.3', '1.4'];

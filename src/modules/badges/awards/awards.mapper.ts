@@ -1,0 +1,30 @@
+import type { ProfileBadgeView } from '../../users/users.mapper.js';
+import { toBadge } from '../badges.mapper.js';
+import type { HeldBadgeRow, UserBadgeRow } from './awards.repo.js';
+
+export const toUserBadge = (row: HeldBadgeRow) => ({
+  ...toBadge(row),
+  awardedAt: row.awarded_at,
+  awardedBy:
+    row.awarded_by !== null && row.awarded_by_username !== null
+      ? { id: row.awarded_by, username: row.awarded_by_username }
+      : null,
+  reason: row.reason,
+});
+
+export const toProfileBadge = (row: HeldBadgeRow): ProfileBadgeView => ({
+  id: row.id,
+  name: row.name,
+  slug: row.slug,
+  description: row.description,
+  iconUrl: row.icon_url,
+  color: row.color,
+  awardedAt: row.awarded_at,
+});
+
+export const toAward = (row: UserBadgeRow) => ({
+  id: row.id,
+  userId: row.user_id,
+  badgeId: row.badge_id,
+  awardedAt: row.awarded_at,
+});

@@ -1,0 +1,98 @@
+// Resource categories, one set per resource type (DESIGN §8 "Tags, categories, game versions"): public reads,
+// admin writes; usageCount moves with the resources' category links.
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../core/clock.js';
+import { isUniqueViolation } from '../../core/db/dialect.js';
+import type { DB, ResourceType } from '../../core/db/schema.js';
+import { notFound, slugTaken } from '../../core/http/errors.js';
+import { newId } from '../../core/ids.js';
+import { refreshCatalogRefs, resourcesLinkedTo } from '../resources/catalog-refs.repo.js';
+import { toCategory } from './catalogs.mapper.js';
+import * as repo from './resource-categories.repo.js';
+
+const emptyToNull = (text: string | null | undefined) => (text === undefined || text === '' ? null : text);
+
+export interface CategoryInput {
+  name: string;
+  slug: string;
+  resourceType: ResourceType;
+  description?: string | null;
+  order?: number;
+}
+
+export type ResourceCategoriesService = ReturnType<typeof createResourceCategoriesService>;
+
+export function createResourceCategoriesService({ db, clock }: { db: Kysely<DB>; clock: Clock }) {
+  async function requireCategory(id: string) {
+    const row = await repo.findCategory(db, id);
+    if (row === undefined) throw notFound('Resource category');
+    return row;
+  }
+
+  async function guardSlug<T>(slug: string | undefined, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (slug !== undefined && isUniqueViolation(error)) throw slugTaken(slug);
+      throw error;
+    }
+  }
+
+  return {
+    list: async (type: ResourceType | undefined) => (await repo.listCategories(db, type)).map(toCategory),
+
+    async create(input: CategoryInput) {
+      if (await repo.slugTakenInType(db, input.resourceType, input.slug)) throw slugTaken(input.slug);
+      const now = clock.now().toISOString();
+      const row = {
+        id: newId(),
+        name: input.name,
+        slug: input.slug,
+        description: emptyToNull(input.description),
+        resource_type: input.resourceType,
+        usage_count: 0,
+        position: input.order ?? (await repo.nextPosition(db, input.resourceType)),
+        created_at: now,
+        updated_at: now,
+      };
+      await guardSlug(input.slug, () => repo.insertCategory(db, row));
+      return toCategory(row);
+    },
+
+    async update(id: string, patch: Partial<Omit<CategoryInput, 'resourceType'>>) {
+      const current = await requireCategory(id);
+      if (
+        patch.slug !== undefined &&
+        (await repo.slugTakenInType(db, current.resource_type, patch.slug, id))
+      ) {
+        throw slugTaken(patch.slug);
+      }
+      const changes = {
+        ...(patch.name !== undefined ? { name: patch.name } : {}),
+        ...(patch.slug !== undefined ? { slug: patch.slug } : {}),
+        ...(patch.description !== undefined ? { description: emptyToNull(patch.description) } : {}),
+        ...(patch.order !== undefined ? { position: patch.order } : {}),
+        updated_at: clock.now().toISOString(),
+      };
+      const updated = await guardSlug(patch.slug, () =>
+        db.transaction().execute(async (trx) => {
+          if (!(await repo.updateCategory(trx, id, changes))) return false;
+          // The resources show the category's name and slug, in category order.
+          await refreshCatalogRefs(trx, await resourcesLinkedTo(trx, 'category', id));
+          return true;
+        }),
+      );
+      if (!updated) throw notFound('Resource category');
+      return toCategory(await requireCategory(id));
+    },
+
+    /** Resources in the category simply leave it. */
+    async remove(id: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const linked = await resourcesLinkedTo(trx, 'category', id);
+        if (!(await repo.deleteCategory(trx, id))) throw notFound('Resource category');
+        await refreshCatalogRefs(trx, linked);
+      });
+    },
+  };
+}

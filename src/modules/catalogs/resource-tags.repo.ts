@@ -1,0 +1,107 @@
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { DialectName } from '../../core/db/database.js';
+import { containsInsensitive } from '../../core/db/dialect.js';
+import type { DB, ResourceTagsTable, ResourceType } from '../../core/db/schema.js';
+
+export type ResourceTagRow = Selectable<ResourceTagsTable>;
+type Executor = Kysely<DB> | Transaction<DB>;
+
+/** The `counters` row holding the number of tags (GET /resource-tags `total` without a search). */
+export const TAG_TOTAL = 'resource_tags';
+
+export const findTag = (db: Executor, by: { id: string } | { slug: string }) =>
+  db
+    .selectFrom('resource_tags')
+    .selectAll()
+    .where('id' in by ? 'id' : 'slug', '=', 'id' in by ? by.id : by.slug)
+    .executeTakeFirst();
+
+export function listTags(
+  db: Executor,
+  dialect: DialectName,
+  search: string | undefined,
+  limit: number,
+  offset: number,
+): Promise<ResourceTagRow[]> {
+  let query = db.selectFrom('resource_tags').selectAll();
+  if (search !== undefined) query = query.where((eb) => containsInsensitive(dialect, eb.ref('name'), search));
+  return query.orderBy('name').orderBy('id').limit(limit).offset(offset).execute();
+}
+
+export async function countTagsMatching(db: Executor, dialect: DialectName, search: string): Promise<number> {
+  const row = await db
+    .selectFrom('resource_tags')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where((eb) => containsInsensitive(dialect, eb.ref('name'), search))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Autocomplete: name or slug contains q; the most used first. */
+export function searchTags(db: Executor, dialect: DialectName, q: string, limit: number) {
+  return db
+    .selectFrom('resource_tags')
+    .select(['id', 'name', 'slug', 'usage_count'])
+    .where((eb) =>
+      eb.or([
+        containsInsensitive(dialect, eb.ref('name'), q),
+        containsInsensitive(dialect, eb.ref('slug'), q),
+      ]),
+    )
+    .orderBy('usage_count', 'desc')
+    .orderBy('name')
+    .limit(limit)
+    .execute();
+}
+
+/** The tags most used by resources of one type (tags no resource of the type uses are left out). */
+export function popularTags(db: Executor, type: ResourceType, limit: number) {
+  return db
+    .selectFrom('resource_tag_type_usage as u')
+    .innerJoin('resource_tags as t', 't.id', 'u.tag_id')
+    .select(['t.id', 't.name', 't.slug', 't.description', 't.created_at', 'u.usage_count'])
+    .where('u.resource_type', '=', type)
+    .where('u.usage_count', '>', 0)
+    .orderBy('u.usage_count', 'desc')
+    .orderBy('t.name')
+    .limit(limit)
+    .execute();
+}
+
+export async function slugTaken(db: Executor, slug: string, exceptId?: string): Promise<boolean> {
+  let query = db.selectFrom('resource_tags').select('id').where('slug', '=', slug);
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+export async function insertTag(db: Executor, row: Insertable<ResourceTagsTable>): Promise<void> {
+  await db.insertInto('resource_tags').values(row).execute();
+}
+
+export async function updateTag(db: Executor, id: string, patch: Updateable<ResourceTagsTable>) {
+  const result = await db.updateTable('resource_tags').set(patch).where('id', '=', id).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Links and per-type usage rows go with it (ON DELETE CASCADE). */
+export async function deleteTag(db: Executor, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('resource_tags').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function readTagTotal(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('counters')
+    .select('value')
+    .where('name', '=', TAG_TOTAL)
+    .executeTakeFirst();
+  return Number(row?.value ?? 0);
+}
+
+export async function moveTagTotal(db: Executor, delta: 1 | -1): Promise<void> {
+  await db
+    .updateTable('counters')
+    .set((eb) => ({ value: eb('value', '+', delta) }))
+    .where('name', '=', TAG_TOTAL)
+    .execute();
+}

@@ -1,0 +1,116 @@
+// Resource tags (DESIGN §8 "Tags, categories, game versions"): public reads, admin writes. usageCount moves with
+// the resources' tag links (resources/resource-links.repo.ts); the tag total is a maintained counter.
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../core/clock.js';
+import type { DialectName } from '../../core/db/database.js';
+import { isUniqueViolation } from '../../core/db/dialect.js';
+import type { DB, ResourceType } from '../../core/db/schema.js';
+import { notFound, slugTaken } from '../../core/http/errors.js';
+import { newId } from '../../core/ids.js';
+import { refreshCatalogRefs, resourcesLinkedTo } from '../resources/catalog-refs.repo.js';
+import { toResourceTag } from './catalogs.mapper.js';
+import * as repo from './resource-tags.repo.js';
+import { TYPE_ALIASES } from './resource-tags.schemas.js';
+
+const emptyToNull = (text: string | null | undefined) => (text === undefined || text === '' ? null : text);
+
+export type ResourceTagsService = ReturnType<typeof createResourceTagsService>;
+
+export function createResourceTagsService(deps: { db: Kysely<DB>; dialect: DialectName; clock: Clock }) {
+  const { db, dialect, clock } = deps;
+
+  async function requireTag(by: { id: string } | { slug: string }) {
+    const row = await repo.findTag(db, by);
+    if (row === undefined) throw notFound('Resource tag');
+    return row;
+  }
+
+  /** Translates a lost race on the unique slug into the same 409 as the check before it. */
+  async function guardSlug<T>(slug: string | undefined, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (slug !== undefined && isUniqueViolation(error)) throw slugTaken(slug);
+      throw error;
+    }
+  }
+
+  return {
+    async list(search: string | undefined, limit: number, offset: number) {
+      const needle = search?.trim() === '' ? undefined : search?.trim();
+      const [rows, total] = await Promise.all([
+        repo.listTags(db, dialect, needle, limit, offset),
+        needle === undefined ? repo.readTagTotal(db) : repo.countTagsMatching(db, dialect, needle),
+      ]);
+      return { tags: rows.map(toResourceTag), total };
+    },
+
+    async search(q: string, limit: number) {
+      const rows = await repo.searchTags(db, dialect, q.trim(), limit);
+      return rows.map((row) => ({ id: row.id, name: row.name, slug: row.slug, usageCount: row.usage_count }));
+    },
+
+    async popular(type: ResourceType | keyof typeof TYPE_ALIASES, limit: number) {
+      const resourceType: ResourceType =
+        type in TYPE_ALIASES ? TYPE_ALIASES[type as keyof typeof TYPE_ALIASES] : (type as ResourceType);
+      const rows = await repo.popularTags(db, resourceType, limit);
+      return rows.map((row) => ({ ...toResourceTag(row), resourceType }));
+    },
+
+    get: async (by: { id: string } | { slug: string }) => toResourceTag(await requireTag(by)),
+
+    async create(input: { name: string; slug: string; description?: string | null }) {
+      if (await repo.slugTaken(db, input.slug)) throw slugTaken(input.slug);
+      const now = clock.now().toISOString();
+      const row = {
+        id: newId(),
+        name: input.name,
+        slug: input.slug,
+        description: emptyToNull(input.description),
+        usage_count: 0,
+        created_at: now,
+        updated_at: now,
+      };
+      await guardSlug(input.slug, () =>
+        db.transaction().execute(async (trx) => {
+          await repo.insertTag(trx, row);
+          await repo.moveTagTotal(trx, 1);
+        }),
+      );
+      return toResourceTag(row);
+    },
+
+    async update(id: string, patch: { name?: string; slug?: string; description?: string | null }) {
+      await requireTag({ id });
+      if (patch.slug !== undefined && (await repo.slugTaken(db, patch.slug, id))) throw slugTaken(patch.slug);
+      const changes = {
+        ...(patch.name !== undefined ? { name: patch.name } : {}),
+        ...(patch.slug !== undefined ? { slug: patch.slug } : {}),
+        ...(patch.description !== undefined ? { description: emptyToNull(patch.description) } : {}),
+        updated_at: clock.now().toISOString(),
+      };
+      const updated = await guardSlug(patch.slug, () =>
+        db.transaction().execute(async (trx) => {
+          if (!(await repo.updateTag(trx, id, changes))) return false;
+          // The resources show the tag's name and slug.
+          if (patch.name !== undefined || patch.slug !== undefined) {
+            await refreshCatalogRefs(trx, await resourcesLinkedTo(trx, 'tag', id));
+          }
+          return true;
+        }),
+      );
+      if (!updated) throw notFound('Resource tag');
+      return toResourceTag(await requireTag({ id }));
+    },
+
+    /** Resources that carried the tag simply lose it. */
+    async remove(id: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const linked = await resourcesLinkedTo(trx, 'tag', id);
+        if (!(await repo.deleteTag(trx, id))) throw notFound('Resource tag');
+        await repo.moveTagTotal(trx, -1);
+        await refreshCatalogRefs(trx, linked);
+      });
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import { Type } from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import { requireActor, requireUser } from '../../core/auth/authenticate.js';
+import { SECURED } from '../../core/http/openapi.js';
+import { Id, PageQuery, errors } from '../../core/http/schemas.js';
+import { typed } from '../../core/http/typed.js';
+import type { ResourceListsService } from './resource-lists.service.js';
+import { OPTIONAL_AUTH, ResourceList, ResourceListQuery } from './resources.schemas.js';
+
+const tags = ['resources'];
+const visibilityNote =
+  'The public sees APPROVED resources only; the owner side, contributors and moderators also see the others ' +
+  '(with their `status`).';
+
+export async function resourceListsRoutes(
+  fastify: FastifyInstance,
+  { lists }: { lists: ResourceListsService },
+): Promise<void> {
+  const app = typed(fastify);
+
+  app.get(
+    '/resources',
+    {
+      schema: {
+        tags,
+        summary: 'Browse APPROVED resources: filter by type, search, tags, categories and game versions',
+        description:
+          'Filters combine with AND; within one filter (tags, categories, versions) a resource matches when it ' +
+          'has any of the values. Without search or catalog filters `total` comes from a maintained counter.',
+        operationId: 'listResources',
+        querystring: ResourceListQuery,
+        response: { 200: ResourceList, ...errors(400) },
+      },
+    },
+    async (request) => lists.listPublic(request.query),
+  );
+
+  app.get(
+    '/resources/me',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Resources you own yourself, in every status, newest first',
+        description: 'Team-owned resources are listed under /resources/team/:teamId.',
+        operationId: 'listMyResources',
+        querystring: PageQuery,
+        security: SECURED,
+        response: { 200: ResourceList, ...errors(400, 401) },
+      },
+    },
+    async (request) => {
+      const { page = 1, limit = 20 } = request.query;
+      return lists.listMine(requireActor(request), { page, limit });
+    },
+  );
+
+  app.get(
+    '/resources/user/:userId',
+    {
+      schema: {
+        tags,
+        summary: "A user's own resources, newest first",
+        description: visibilityNote,
+        operationId: 'listUserResources',
+        params: Type.Object({ userId: Id }),
+        querystring: PageQuery,
+        security: OPTIONAL_AUTH,
+        response: { 200: ResourceList, ...errors(400, 404) },
+      },
+    },
+    async (request) => {
+      const { page = 1, limit = 20 } = request.query;
+      return lists.listOfUser(request.actor, request.params.userId, { page, limit });
+    },
+  );
+
+  app.get(
+    '/resources/team/:teamId',
+    {
+      schema: {
+        tags,
+        summary: "A team's resources, newest first",
+        description: `${visibilityNote} Team members see all of the team's resources.`,
+        operationId: 'listTeamResources',
+        params: Type.Object({ teamId: Id }),
+        querystring: PageQuery,
+        security: OPTIONAL_AUTH,
+        response: { 200: ResourceList, ...errors(400, 404) },
+      },
+    },
+    async (request) => {
+      const { page = 1, limit = 20 } = request.query;
+      return lists.listOfTeam(request.actor, request.params.teamId, { page, limit });
+    },
+  );
+
+  app.get(
+    '/teams/:id/resources',
+    {
+      schema: {
+        tags,
+        summary: "A team's resources (same as /resources/team/:teamId, 100 per page by default)",
+        description: `${visibilityNote} Team members see all of the team's resources.`,
+        operationId: 'listResourcesOfTeam',
+        params: Type.Object({ id: Id }),
+        querystring: Type.Object({
+          page: PageQuery.properties.page,
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
+        }),
+        security: OPTIONAL_AUTH,
+        response: { 200: ResourceList, ...errors(400, 404) },
+      },
+    },
+    async (request) => {
+      const { page = 1, limit = 100 } = request.query;
+      return lists.listOfTeam(request.actor, request.params.id, { page, limit });
+    },
+  );
+}

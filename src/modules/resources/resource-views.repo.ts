@@ -1,0 +1,223 @@
+// Resources as the API shows them, each in one query: the row with its catalog names (catalog-refs.repo.ts) and
+// its owner (user or team, joined). The hot reads (by slug, by id, the default public list) are prepared once
+// per dialect (DESIGN §5).
+import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
+import type { DialectName } from '../../core/db/database.js';
+import { containsInsensitive } from '../../core/db/dialect.js';
+import { prepared } from '../../core/db/prepared.js';
+import type { DB, ResourceStatus, ResourceType } from '../../core/db/schema.js';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+
+export interface ResourceViewRow {
+  id: string;
+  name: string;
+  slug: string;
+  short_description: string;
+  description?: string;
+  type: ResourceType;
+  status: ResourceStatus;
+  owner_type: 'USER' | 'TEAM';
+  owner_id: string;
+  icon_key: string | null;
+  banner_key: string | null;
+  downloads: number;
+  like_count: number;
+  favorite_count: number;
+  created_at: string;
+  updated_at: string;
+  owner_username: string | null;
+  owner_display_name: string | null;
+  owner_image_key: string | null;
+  owner_team_name: string | null;
+  owner_team_slug: string | null;
+  owner_team_logo_key: string | null;
+  /** JSON: read with parseCatalogRefs. */
+  catalog_refs: string;
+}
+
+function viewQuery(db: Executor) {
+  return db
+    .selectFrom('resources')
+    .leftJoin('users as owner_user', (join) =>
+      join.onRef('owner_user.id', '=', 'resources.owner_id').on('resources.owner_type', '=', 'USER'),
+    )
+    .leftJoin('teams as owner_team', (join) =>
+      join.onRef('owner_team.id', '=', 'resources.owner_id').on('resources.owner_type', '=', 'TEAM'),
+    )
+    .select([
+      'resources.id',
+      'resources.name',
+      'resources.slug',
+      'resources.short_description',
+      'resources.type',
+      'resources.status',
+      'resources.owner_type',
+      'resources.owner_id',
+      'resources.icon_key',
+      'resources.banner_key',
+      'resources.downloads',
+      'resources.like_count',
+      'resources.favorite_count',
+      'resources.created_at',
+      'resources.updated_at',
+      'owner_user.username as owner_username',
+      'owner_user.display_name as owner_display_name',
+      'owner_user.image_key as owner_image_key',
+      'owner_team.name as owner_team_name',
+      'owner_team.slug as owner_team_slug',
+      'owner_team.logo_key as owner_team_logo_key',
+      'resources.catalog_refs',
+    ]);
+}
+
+const fullView = (db: Executor) => viewQuery(db).select('resources.description');
+
+const bySlug = prepared<ResourceViewRow, [string]>(1, (db, _dialect, slug) =>
+  fullView(db).where('resources.slug', '=', slug!),
+);
+const byId = prepared<ResourceViewRow, [string]>(1, (db, _dialect, id) =>
+  fullView(db).where('resources.id', '=', id!),
+);
+
+export async function findResourceView(
+  db: Executor,
+  dialect: DialectName,
+  by: { id: string } | { slug: string },
+): Promise<ResourceViewRow | undefined> {
+  const rows = 'id' in by ? await byId(db, dialect, by.id) : await bySlug(db, dialect, by.slug);
+  return rows[0];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Lists
+
+export type SortColumn = 'created_at' | 'updated_at' | 'downloads' | 'like_count' | 'name_key';
+
+export interface ResourceOrder {
+  column: SortColumn;
+  direction: 'asc' | 'desc';
+}
+
+export interface ResourceFilter {
+  status?: ResourceStatus;
+  /** What the caller may see (core/auth/resource-access.ts listVisibility). */
+  visibility?: ((eb: ExpressionBuilder<DB, 'resources'>) => Expression<SqlBool>) | null;
+  type?: ResourceType;
+  owner?: { type: 'USER' | 'TEAM'; id: string };
+  search?: string;
+  /** Already resolved to IDs; a resource matches when it has any of them. */
+  tagIds?: string[];
+  categoryIds?: string[];
+  gameVersionIds?: string[];
+}
+
+/** The filter as one condition on `resources`, shared by the list and its count. */
+function condition(
+  eb: ExpressionBuilder<DB, 'resources'>,
+  dialect: DialectName,
+  filter: ResourceFilter,
+): Expression<SqlBool> {
+  const conditions: Array<Expression<SqlBool>> = [];
+  if (filter.status !== undefined) conditions.push(eb('resources.status', '=', filter.status));
+  if (filter.visibility) conditions.push(filter.visibility(eb));
+  if (filter.type !== undefined) conditions.push(eb('resources.type', '=', filter.type));
+  if (filter.owner !== undefined) {
+    conditions.push(eb('resources.owner_type', '=', filter.owner.type));
+    conditions.push(eb('resources.owner_id', '=', filter.owner.id));
+  }
+  if (filter.search !== undefined) {
+    conditions.push(
+      eb.or([
+        containsInsensitive(dialect, eb.ref('resources.name'), filter.search),
+        containsInsensitive(dialect, eb.ref('resources.short_description'), filter.search),
+      ]),
+    );
+  }
+  if (filter.tagIds !== undefined) {
+    const subquery = eb
+      .selectFrom('resource_tag_links')
+      .select('resource_tag_links.resource_id')
+      .where('resource_tag_links.tag_id', 'in', filter.tagIds);
+    conditions.push(eb('resources.id', 'in', subquery));
+  }
+  if (filter.categoryIds !== undefined) {
+    const subquery = eb
+      .selectFrom('resource_category_links')
+      .select('resource_category_links.resource_id')
+      .where('resource_category_links.category_id', 'in', filter.categoryIds);
+    conditions.push(eb('resources.id', 'in', subquery));
+  }
+  if (filter.gameVersionIds !== undefined) {
+    const subquery = eb
+      .selectFrom('resource_game_versions')
+      .select('resource_game_versions.resource_id')
+      .where('resource_game_versions.game_version_id', 'in', filter.gameVersionIds);
+    conditions.push(eb('resources.id', 'in', subquery));
+  }
+  return eb.and(conditions);
+}
+
+export function listResourceViews(
+  db: Executor,
+  dialect: DialectName,
+  filter: ResourceFilter,
+  order: ResourceOrder,
+  limit: number,
+  offset: number,
+): Promise<ResourceViewRow[]> {
+  return viewQuery(db)
+    .where((eb) => condition(eb as unknown as ExpressionBuilder<DB, 'resources'>, dialect, filter))
+    .orderBy(`resources.${order.column}`, order.direction)
+    .orderBy('resources.id', order.direction)
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+/** A filtered count: used only where no maintained counter answers (owner lists, filters, searches). */
+export async function countResources(
+  db: Executor,
+  dialect: DialectName,
+  filter: ResourceFilter,
+): Promise<number> {
+  const row = await db
+    .selectFrom('resources')
+    .where((eb) => condition(eb, dialect, filter))
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+const approvedPages = new Map<string, ReturnType<typeof approvedPage>>();
+
+function approvedPage(order: ResourceOrder, typed: boolean) {
+  return prepared<ResourceViewRow, unknown[]>(typed ? 3 : 2, (db, _dialect, ...args) => {
+    const [limit, offset, type] = args as [string, string, string | undefined];
+    let query = viewQuery(db).where('resources.status', '=', 'APPROVED');
+    if (type !== undefined) query = query.where('resources.type', '=', type as ResourceType);
+    return query
+      .orderBy(`resources.${order.column}`, order.direction)
+      .orderBy('resources.id', order.direction)
+      .limit(limit as unknown as number)
+      .offset(offset as unknown as number);
+  });
+}
+
+/** The public list without search or catalog filters: the common case, prepared per sort (and type). */
+export async function listApprovedPage(
+  db: Executor,
+  dialect: DialectName,
+  order: ResourceOrder,
+  type: ResourceType | undefined,
+  limit: number,
+  offset: number,
+): Promise<ResourceViewRow[]> {
+  const key = `${order.column}:${order.direction}:${type !== undefined}`;
+  let query = approvedPages.get(key);
+  if (query === undefined) {
+    query = approvedPage(order, type !== undefined);
+    approvedPages.set(key, query);
+  }
+  return type === undefined ? query(db, dialect, limit, offset) : query(db, dialect, limit, offset, type);
+}

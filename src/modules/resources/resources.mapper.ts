@@ -1,0 +1,82 @@
+import type { ResourceType } from '../../core/db/schema.js';
+import type { MediaUrls } from '../../core/media-urls.js';
+import { parseCatalogRefs } from './catalog-refs.repo.js';
+import type { ResourceViewRow } from './resource-views.repo.js';
+
+export interface ResourceOwnerView {
+  type: 'USER' | 'TEAM';
+  id: string;
+  username?: string;
+  displayName?: string | null;
+  image?: string;
+  name?: string;
+  slug?: string;
+  logoUrl?: string | null;
+}
+
+function toOwner(row: ResourceViewRow, urls: MediaUrls): ResourceOwnerView {
+  if (row.owner_type === 'TEAM') {
+    return {
+      type: 'TEAM',
+      id: row.owner_id,
+      name: row.owner_team_name ?? '',
+      slug: row.owner_team_slug ?? '',
+      logoUrl: urls.url(row.owner_team_logo_key),
+    };
+  }
+  return {
+    type: 'USER',
+    id: row.owner_id,
+    username: row.owner_username ?? '',
+    displayName: row.owner_display_name,
+    image: urls.avatar(row.owner_image_key),
+  };
+}
+
+/** A list item: everything but the description. */
+export const toResourceListItem = (row: ResourceViewRow, urls: MediaUrls) => ({
+  id: row.id,
+  name: row.name,
+  slug: row.slug,
+  shortDescription: row.short_description,
+  type: row.type,
+  status: row.status,
+  iconUrl: urls.url(row.icon_key),
+  bannerUrl: urls.url(row.banner_key),
+  ownerType: row.owner_type,
+  ownerId: row.owner_id,
+  owner: toOwner(row, urls),
+  ...parseCatalogRefs(row.catalog_refs),
+  downloads: row.downloads,
+  likeCount: row.like_count,
+  favoriteCount: row.favorite_count,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+export type ResourceListItemView = ReturnType<typeof toResourceListItem>;
+
+export const toResource = (row: ResourceViewRow, urls: MediaUrls) => ({
+  ...toResourceListItem(row, urls),
+  description: row.description ?? '',
+});
+
+export type ResourceView = ReturnType<typeof toResource>;
+
+export interface ResourceSummaryRow {
+  id: string;
+  name: string;
+  slug: string;
+  short_description: string;
+  icon_key: string | null;
+  type: ResourceType;
+}
+
+export const toResourceSummary = (row: ResourceSummaryRow, urls: MediaUrls) => ({
+  id: row.id,
+  name: row.name,
+  slug: row.slug,
+  shortDescription: row.short_description,
+  iconUrl: urls.url(row.icon_key),
+  type: row.type,
+});

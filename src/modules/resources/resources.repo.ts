@@ -1,0 +1,160 @@
+// Resource rows and the counters that move with them. Read views (owner, catalogs, lists) are in
+// resource-views.repo.ts; catalog links in resource-links.repo.ts.
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { DialectName } from '../../core/db/database.js';
+import { prepared } from '../../core/db/prepared.js';
+import type { DB, ResourceStatus, ResourcesTable, ResourceType } from '../../core/db/schema.js';
+
+export type ResourceRow = Selectable<ResourcesTable>;
+/** A resource row without its (up to 50,000 characters) description and catalog names: enough for checks. */
+export type ResourceHead = Omit<ResourceRow, 'description' | 'catalog_refs'>;
+type Executor = Kysely<DB> | Transaction<DB>;
+
+const HEAD_COLUMNS = [
+  'id',
+  'name',
+  'name_key',
+  'slug',
+  'short_description',
+  'type',
+  'status',
+  'owner_type',
+  'owner_id',
+  'icon_key',
+  'banner_key',
+  'downloads',
+  'like_count',
+  'favorite_count',
+  'latest_version_id',
+  'created_at',
+  'updated_at',
+] as const;
+
+const headById = prepared<ResourceHead, [string]>(1, (db, _dialect, id) =>
+  db.selectFrom('resources').select(HEAD_COLUMNS).where('id', '=', id!),
+);
+
+/** The hottest lookup of the module (every sub-resource route checks access with it): prepared once. */
+export async function findResourceHead(
+  db: Executor,
+  dialect: DialectName,
+  id: string,
+): Promise<ResourceHead | undefined> {
+  return (await headById(db, dialect, id))[0];
+}
+
+export const findResource = (db: Executor, id: string): Promise<ResourceRow | undefined> =>
+  db.selectFrom('resources').selectAll().where('id', '=', id).executeTakeFirst();
+
+export async function slugExists(db: Executor, slug: string): Promise<boolean> {
+  const row = await db.selectFrom('resources').select('id').where('slug', '=', slug).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertResource(db: Executor, row: Insertable<ResourcesTable>): Promise<void> {
+  await db.insertInto('resources').values(row).execute();
+}
+
+export async function updateResource(
+  db: Executor,
+  id: string,
+  patch: Updateable<ResourcesTable>,
+): Promise<boolean> {
+  const result = await db.updateTable('resources').set(patch).where('id', '=', id).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Moves the status only if it still is `from`: of a moderation and a concurrent edit (or two moderations), the
+ * later one finds the status changed and reports a conflict instead of overwriting it.
+ */
+export async function moveStatus(
+  db: Executor,
+  id: string,
+  from: ResourceStatus,
+  to: ResourceStatus,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('resources')
+    .set({ status: to })
+    .where('id', '=', id)
+    .where('status', '=', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Deletes the row and returns it as it was at the moment of deletion (undefined: already gone). */
+export async function deleteResourceRow(db: Executor, id: string): Promise<ResourceHead | undefined> {
+  return db.deleteFrom('resources').where('id', '=', id).returning(HEAD_COLUMNS).executeTakeFirst();
+}
+
+/**
+ * Swaps an image key only if it is still `expected`: of two concurrent uploads the second one loses instead of
+ * orphaning the object the first one stored.
+ */
+export async function swapResourceImage(
+  db: Executor,
+  id: string,
+  column: 'icon_key' | 'banner_key',
+  expected: string | null,
+  next: string | null,
+  at: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('resources')
+    .set({ [column]: next, updated_at: at })
+    .where('id', '=', id)
+    .where(column, expected === null ? 'is' : '=', expected)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Counters (rows of `counters`, created by migration 0004)
+
+export const statusCounter = (status: ResourceStatus) => `resources.status.${status}`;
+export const approvedTypeCounter = (type: ResourceType) => `resources.approved.${type}`;
+
+const counterValue = prepared<{ value: number }, [string]>(1, (db, _dialect, name) =>
+  db.selectFrom('counters').select('value').where('name', '=', name!),
+);
+
+export async function readCounter(db: Kysely<DB>, dialect: DialectName, name: string): Promise<number> {
+  const rows = await counterValue(db, dialect, name);
+  return Number(rows[0]?.value ?? 0);
+}
+
+async function moveCounter(db: Executor, name: string, delta: number): Promise<void> {
+  await db
+    .updateTable('counters')
+    .set((eb) => ({ value: eb('value', '+', delta) }))
+    .where('name', '=', name)
+    .execute();
+}
+
+/**
+ * Keeps the per-status totals and the per-type APPROVED totals in step with a status change; `null` stands for
+ * "no resource" (creation, deletion). Runs in the transaction of the change.
+ */
+export async function moveStatusCounters(
+  db: Executor,
+  type: ResourceType,
+  from: ResourceStatus | null,
+  to: ResourceStatus | null,
+): Promise<void> {
+  if (from === to) return;
+  if (from !== null) await moveCounter(db, statusCounter(from), -1);
+  if (to !== null) await moveCounter(db, statusCounter(to), 1);
+  if (from === 'APPROVED') await moveCounter(db, approvedTypeCounter(type), -1);
+  if (to === 'APPROVED') await moveCounter(db, approvedTypeCounter(type), 1);
+}
+
+/** teams.resource_count; false when the team is gone (a concurrent team deletion won). */
+export async function moveTeamResourceCount(db: Executor, teamId: string, delta: 1 | -1): Promise<boolean> {
+  const result = await db
+    .updateTable('teams')
+    .set((eb) => ({ resource_count: eb('resource_count', '+', delta) }))
+    .where('id', '=', teamId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

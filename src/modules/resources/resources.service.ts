@@ -1,0 +1,243 @@
+// Resources: read one, create, edit, icon and banner (DESIGN §8 "Resource moderation", "Ownership"). Deletion is
+// in delete-resource.ts, lists in resource-lists.service.ts; every permission comes from
+// core/auth/resource-access.ts.
+import type { Kysely } from 'kysely';
+import type { Actor } from '../../core/auth/authenticate.js';
+import type { ResourceAccess } from '../../core/auth/resource-access.js';
+import type { Clock } from '../../core/clock.js';
+import type { DialectName } from '../../core/db/database.js';
+import { isUniqueViolation, lockForUpdate } from '../../core/db/dialect.js';
+import type { DB, ResourceType } from '../../core/db/schema.js';
+import { badRequest, notFound, slugTaken } from '../../core/http/errors.js';
+import { newId } from '../../core/ids.js';
+import { replaceStoredImage } from '../../core/images-store.js';
+import type { MediaUrls } from '../../core/media-urls.js';
+import type { Storage } from '../../core/storage/storage.js';
+import type { DescriptionImagesService } from '../description-images/description-images.service.js';
+import { findTeamById } from '../teams/teams.repo.js';
+import { refreshCatalogRefs } from './catalog-refs.repo.js';
+import * as links from './resource-links.repo.js';
+import type { CatalogSelection } from './resource-links.repo.js';
+import { findResourceView } from './resource-views.repo.js';
+import { toResource } from './resources.mapper.js';
+import type { ResourceView } from './resources.mapper.js';
+import * as repo from './resources.repo.js';
+import type { ResourceHead } from './resources.repo.js';
+
+export interface NewResource extends Partial<CatalogSelection> {
+  name: string;
+  slug: string;
+  shortDescription: string;
+  description?: string;
+  type: ResourceType;
+  ownerType?: 'USER' | 'TEAM';
+  ownerId?: string;
+}
+
+export interface ResourcePatch extends Partial<CatalogSelection> {
+  name?: string;
+  shortDescription?: string;
+  description?: string;
+}
+
+export type ResourceImageKind = 'icon' | 'banner';
+
+const IMAGES = {
+  icon: { column: 'icon_key', scope: 'resource-icons', box: { maxWidth: 512, maxHeight: 512 } },
+  banner: { column: 'banner_key', scope: 'resource-banners', box: { maxWidth: 1920, maxHeight: 1080 } },
+} as const;
+
+const NO_LINKS: CatalogSelection = { categoryIds: [], tagIds: [], gameVersionIds: [] };
+
+const unknownIds = (field: string, ids: string[]) =>
+  badRequest(`${field} contains unknown IDs: ${ids.join(', ')}`, {
+    fields: { [`body.${field}`]: `unknown: ${ids.join(', ')}` },
+  });
+
+export type ResourcesService = ReturnType<typeof createResourcesService>;
+
+export function createResourcesService(deps: {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  storage: Storage;
+  urls: MediaUrls;
+  clock: Clock;
+  resourceAccess: ResourceAccess;
+  descriptionImages: Pick<DescriptionImagesService, 'markUsed'>;
+}) {
+  const { db, dialect, storage, urls, clock, resourceAccess, descriptionImages } = deps;
+
+  async function requireHead(id: string): Promise<ResourceHead> {
+    const head = await repo.findResourceHead(db, dialect, id);
+    if (head === undefined) throw notFound('Resource');
+    return head;
+  }
+
+  /** The resource as the API shows it, read after a change. */
+  async function view(id: string): Promise<ResourceView> {
+    const row = await findResourceView(db, dialect, { id });
+    if (row === undefined) throw notFound('Resource');
+    return toResource(row, urls);
+  }
+
+  async function readVisible(actor: Actor | null, by: { id: string } | { slug: string }) {
+    const row = await findResourceView(db, dialect, by);
+    if (row === undefined) throw notFound('Resource');
+    await resourceAccess.authorizeView(actor, row);
+    return toResource(row, urls);
+  }
+
+  /**
+   * Deduplicates the selected IDs and checks they exist; categories must belong to the resource's type. Only the
+   * selections present in the input are returned (an absent one is left unchanged on update).
+   */
+  async function validateSelection(
+    type: ResourceType,
+    input: Partial<CatalogSelection>,
+  ): Promise<Partial<CatalogSelection>> {
+    const selection: Partial<CatalogSelection> = {};
+    if (input.categoryIds !== undefined) {
+      const ids = [...new Set(input.categoryIds)];
+      const found = await links.findCategories(db, ids);
+      const missing = ids.filter((id) => !found.some((row) => row.id === id));
+      if (missing.length > 0) throw unknownIds('categoryIds', missing);
+      const foreign = found.filter((row) => row.resource_type !== type).map((row) => row.id);
+      if (foreign.length > 0) {
+        throw badRequest(`categoryIds names categories of another resource type: ${foreign.join(', ')}`, {
+          fields: { 'body.categoryIds': `not categories of ${type}: ${foreign.join(', ')}` },
+        });
+      }
+      selection.categoryIds = ids;
+    }
+    const checks = [
+      ['tagIds', input.tagIds, links.findTagIds],
+      ['gameVersionIds', input.gameVersionIds, links.findGameVersionIds],
+    ] as const;
+    for (const [field, given, find] of checks) {
+      if (given === undefined) continue;
+      const ids = [...new Set(given)];
+      const found = new Set(await find(db, ids));
+      const missing = ids.filter((id) => !found.has(id));
+      if (missing.length > 0) throw unknownIds(field, missing);
+      selection[field] = ids;
+    }
+    return selection;
+  }
+
+  /** The stored-image routine of core/images-store.ts: object first, conditional swap, old object last. */
+  async function replaceImage(
+    actor: Actor,
+    id: string,
+    kind: ResourceImageKind,
+    read: (() => Promise<Buffer>) | null,
+  ): Promise<ResourceView> {
+    const head = await requireHead(id);
+    await resourceAccess.authorize(actor, head, 'resource.edit');
+    const { column, scope, box } = IMAGES[kind];
+    const at = clock.now().toISOString();
+    await replaceStoredImage(
+      storage,
+      {
+        previous: head[column],
+        swap: (next) => repo.swapResourceImage(db, id, column, head[column], next, at),
+        current: async () => (await repo.findResourceHead(db, dialect, id))?.[column],
+        what: `resource ${kind}`,
+        owner: 'Resource',
+      },
+      read === null ? null : { upload: await read(), scope, ownerId: id, options: box },
+    );
+    return view(id);
+  }
+
+  return {
+    requireHead,
+    view,
+
+    getById: (actor: Actor | null, id: string) => readVisible(actor, { id }),
+    getBySlug: (actor: Actor | null, slug: string) => readVisible(actor, { slug }),
+
+    /** New resources are PENDING. The row, its links, the counters and the team's resource count move together. */
+    async create(actor: Actor, input: NewResource): Promise<ResourceView> {
+      const ownerType = input.ownerType ?? 'USER';
+      if (ownerType === 'TEAM' && input.ownerId === undefined) {
+        throw badRequest('ownerId is required when ownerType is TEAM', {
+          fields: { 'body.ownerId': 'is required when ownerType is TEAM' },
+        });
+      }
+      const ownerId = input.ownerId ?? actor.userId;
+      if (ownerType === 'TEAM' && (await findTeamById(db, ownerId)) === undefined) throw notFound('Team');
+      await resourceAccess.authorizeCreate(actor, { ownerType, ownerId });
+      const selection = await validateSelection(input.type, input);
+      if (await repo.slugExists(db, input.slug)) throw slugTaken(input.slug);
+
+      const now = clock.now().toISOString();
+      const row = {
+        id: newId(),
+        name: input.name,
+        name_key: input.name.toLowerCase(),
+        slug: input.slug,
+        short_description: input.shortDescription,
+        description: input.description ?? '',
+        type: input.type,
+        status: 'PENDING' as const,
+        owner_type: ownerType,
+        owner_id: ownerId,
+        icon_key: null,
+        banner_key: null,
+        latest_version_id: null,
+        created_at: now,
+        updated_at: now,
+      };
+      try {
+        await db.transaction().execute(async (trx) => {
+          await repo.insertResource(trx, row);
+          await links.replaceLinks(trx, row, NO_LINKS, selection);
+          await refreshCatalogRefs(trx, [row.id]);
+          await repo.moveStatusCounters(trx, row.type, null, row.status);
+          // The team may have been deleted since the check above; its counter decides.
+          if (ownerType === 'TEAM' && !(await repo.moveTeamResourceCount(trx, ownerId, 1))) {
+            throw notFound('Team');
+          }
+          await descriptionImages.markUsed('RESOURCE', row.id, row.description, trx);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw slugTaken(input.slug);
+        throw error;
+      }
+      return view(row.id);
+    },
+
+    /** Owner side or contributors. Any update of a REJECTED resource puts it back to PENDING for review. */
+    async update(actor: Actor, id: string, patch: ResourcePatch): Promise<ResourceView> {
+      const head = await requireHead(id);
+      await resourceAccess.authorize(actor, head, 'resource.edit');
+      const selection = await validateSelection(head.type, patch);
+      const changes = {
+        ...(patch.name !== undefined ? { name: patch.name, name_key: patch.name.toLowerCase() } : {}),
+        ...(patch.shortDescription !== undefined ? { short_description: patch.shortDescription } : {}),
+        ...(patch.description !== undefined ? { description: patch.description } : {}),
+        updated_at: clock.now().toISOString(),
+      };
+      await db.transaction().execute(async (trx) => {
+        // Serializes edits of one resource, so the link difference below is computed on what is stored.
+        await lockForUpdate(trx, dialect, `resource:${id}`);
+        if (!(await repo.updateResource(trx, id, changes))) throw notFound('Resource');
+        if (Object.keys(selection).length > 0) {
+          await links.replaceLinks(trx, head, await links.readLinkIds(trx, id), selection);
+          await refreshCatalogRefs(trx, [id]);
+        }
+        if (await repo.moveStatus(trx, id, 'REJECTED', 'PENDING')) {
+          await repo.moveStatusCounters(trx, head.type, 'REJECTED', 'PENDING');
+        }
+        if (patch.description !== undefined) {
+          await descriptionImages.markUsed('RESOURCE', id, patch.description, trx);
+        }
+      });
+      return view(id);
+    },
+
+    setImage: (actor: Actor, id: string, kind: ResourceImageKind, read: () => Promise<Buffer>) =>
+      replaceImage(actor, id, kind, read),
+    removeImage: (actor: Actor, id: string, kind: ResourceImageKind) => replaceImage(actor, id, kind, null),
+  };
+}

@@ -1,0 +1,173 @@
+// Server tags and categories (DESIGN §8 "Tags, categories"): public reads, admin-managed catalogs seeded by the
+// 0005_servers migration. usage_count is moved by the servers and moderation code (catalog-links.repo.ts).
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../../core/clock.js';
+import type { DialectName } from '../../../core/db/database.js';
+import { isUniqueViolation } from '../../../core/db/dialect.js';
+import type { DB } from '../../../core/db/schema.js';
+import { notFound, slugTaken } from '../../../core/http/errors.js';
+import { newId } from '../../../core/ids.js';
+import { bumpDirectoryVersion } from '../servers.repo.js';
+import { toServerCategory, toServerTag } from './catalogs.mapper.js';
+import * as repo from './catalogs.repo.js';
+
+/** Static paths under /server-tags that a tag slug would be shadowed by. */
+const RESERVED_TAG_SLUGS = new Set(['search', 'popular']);
+
+const optionalText = (text: string | null | undefined) =>
+  text === undefined || text === null || text === '' ? null : text;
+
+const needle = (search: string | undefined) => {
+  const trimmed = search?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+};
+
+export interface TagInput {
+  name: string;
+  slug: string;
+  description?: string | null;
+}
+
+export interface CategoryInput {
+  name: string;
+  slug: string;
+  description?: string | null;
+  iconUrl?: string | null;
+  order?: number;
+}
+
+/** Runs an insert, turning a lost race on the unique slug into 409 SLUG_TAKEN. */
+async function insertUnique(slug: string, insert: () => Promise<void>): Promise<void> {
+  try {
+    await insert();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw slugTaken(slug);
+    throw error;
+  }
+}
+
+export type ServerCatalogsService = ReturnType<typeof createServerCatalogsService>;
+
+export function createServerCatalogsService(deps: { db: Kysely<DB>; dialect: DialectName; clock: Clock }) {
+  const { db, dialect, clock } = deps;
+
+  async function requireTag(by: { id: string } | { slug: string }) {
+    const row = await repo.findTag(db, by);
+    if (row === undefined) throw notFound('Server tag');
+    return row;
+  }
+
+  async function requireCategory(by: { id: string } | { slug: string }) {
+    const row = await repo.findCategory(db, by);
+    if (row === undefined) throw notFound('Server category');
+    return row;
+  }
+
+  return {
+    async listTags(search: string | undefined, limit: number, offset: number) {
+      const q = needle(search);
+      const [rows, total] = await Promise.all([
+        repo.listTags(db, dialect, q, limit, offset),
+        q === undefined ? repo.readTagTotal(db) : repo.countTagsMatching(db, dialect, q),
+      ]);
+      return { tags: rows.map(toServerTag), total };
+    },
+
+    async searchTags(q: string, limit: number) {
+      const rows = await repo.listTagsByUsage(db, dialect, needle(q), limit);
+      return rows.map((row) => ({ id: row.id, name: row.name, slug: row.slug, usageCount: row.usage_count }));
+    },
+
+    async popularTags(limit: number) {
+      return (await repo.listTagsByUsage(db, dialect, undefined, limit)).map(toServerTag);
+    },
+
+    getTag: async (slug: string) => toServerTag(await requireTag({ slug })),
+
+    async createTag(input: TagInput) {
+      if (RESERVED_TAG_SLUGS.has(input.slug) || (await repo.tagSlugExists(db, input.slug))) {
+        throw slugTaken(input.slug);
+      }
+      const row = {
+        id: newId(),
+        name: input.name,
+        slug: input.slug,
+        description: optionalText(input.description),
+        usage_count: 0,
+        created_at: clock.now().toISOString(),
+      };
+      await insertUnique(input.slug, () =>
+        db.transaction().execute(async (trx) => {
+          await repo.insertTag(trx, row);
+          await repo.moveTagTotal(trx, 1);
+        }),
+      );
+      return toServerTag(row);
+    },
+
+    async updateTag(id: string, patch: { name?: string; description?: string | null }) {
+      const row = await requireTag({ id });
+      const changes = {
+        ...(patch.name !== undefined ? { name: patch.name } : {}),
+        ...(patch.description !== undefined ? { description: optionalText(patch.description) } : {}),
+      };
+      if (Object.keys(changes).length > 0) {
+        await repo.updateTag(db, id, changes);
+        await bumpDirectoryVersion(db);
+      }
+      return toServerTag({ ...row, ...changes });
+    },
+
+    /** The tag leaves every server that carried it. */
+    async deleteTag(id: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        if (!(await repo.deleteTag(trx, id))) throw notFound('Server tag');
+        await repo.moveTagTotal(trx, -1);
+        await bumpDirectoryVersion(trx);
+      });
+    },
+
+    listCategories: async () => (await repo.listCategories(db)).map(toServerCategory),
+
+    getCategory: async (slug: string) => toServerCategory(await requireCategory({ slug })),
+
+    async createCategory(input: CategoryInput) {
+      if (await repo.categorySlugExists(db, input.slug)) throw slugTaken(input.slug);
+      const row = {
+        id: newId(),
+        name: input.name,
+        slug: input.slug,
+        description: optionalText(input.description),
+        icon_url: optionalText(input.iconUrl),
+        usage_count: 0,
+        position: input.order ?? (await repo.nextCategoryPosition(db)),
+        created_at: clock.now().toISOString(),
+      };
+      await insertUnique(input.slug, () => repo.insertCategory(db, row));
+      return toServerCategory(row);
+    },
+
+    async updateCategory(id: string, patch: Omit<Partial<CategoryInput>, 'slug'>) {
+      const row = await requireCategory({ id });
+      const changes = {
+        ...(patch.name !== undefined ? { name: patch.name } : {}),
+        ...(patch.description !== undefined ? { description: optionalText(patch.description) } : {}),
+        ...(patch.iconUrl !== undefined ? { icon_url: optionalText(patch.iconUrl) } : {}),
+        ...(patch.order !== undefined ? { position: patch.order } : {}),
+      };
+      if (Object.keys(changes).length > 0) {
+        await repo.updateCategory(db, id, changes);
+        await bumpDirectoryVersion(db);
+      }
+      return toServerCategory({ ...row, ...changes });
+    },
+
+    /** The category leaves every server that was in it. */
+    async deleteCategory(id: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        if (!(await repo.deleteCategory(trx, id))) throw notFound('Server category');
+        await bumpDirectoryVersion(trx);
+      });
+    },
+  };
+}

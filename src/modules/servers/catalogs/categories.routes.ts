@@ -1,0 +1,106 @@
+// /server-categories: public reads (the interface), admin writes (an extension, DESIGN §8 "Tags, categories").
+import { Type } from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import { requireRole } from '../../../core/auth/authenticate.js';
+import { SECURED } from '../../../core/http/openapi.js';
+import { errors, ref } from '../../../core/http/schemas.js';
+import { typed } from '../../../core/http/typed.js';
+import {
+  CatalogIdParams,
+  CatalogSlugParams,
+  CategoryList,
+  CreateServerCategoryBody,
+  ServerCategory,
+  UpdateServerCategoryBody,
+} from './catalogs.schemas.js';
+import type { ServerCatalogsService } from './catalogs.service.js';
+
+const tags = ['server-catalogs'];
+const adminOnly = { preHandler: requireRole('ADMIN') };
+
+export async function serverCategoriesRoutes(
+  fastify: FastifyInstance,
+  { catalogs }: { catalogs: ServerCatalogsService },
+): Promise<void> {
+  const app = typed(fastify);
+
+  app.get(
+    '/server-categories',
+    {
+      schema: {
+        tags,
+        summary: 'All server categories, by order then name',
+        operationId: 'listServerCategories',
+        response: { 200: CategoryList },
+      },
+    },
+    async () => ({ categories: await catalogs.listCategories() }),
+  );
+
+  app.get(
+    '/server-categories/:slug',
+    {
+      schema: {
+        tags,
+        summary: 'A server category by slug',
+        operationId: 'getServerCategory',
+        params: CatalogSlugParams,
+        response: { 200: ref(ServerCategory), ...errors(400, 404) },
+      },
+    },
+    async (request) => catalogs.getCategory(request.params.slug),
+  );
+
+  app.post(
+    '/server-categories',
+    {
+      ...adminOnly,
+      schema: {
+        tags,
+        summary: 'Create a server category (admin)',
+        description: 'Slugs are unique among server categories (409 SLUG_TAKEN).',
+        operationId: 'createServerCategory',
+        body: CreateServerCategoryBody,
+        security: SECURED,
+        response: { 201: ref(ServerCategory), ...errors(400, 401, 403, 409) },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await catalogs.createCategory(request.body)),
+  );
+
+  app.patch(
+    '/server-categories/:id',
+    {
+      ...adminOnly,
+      schema: {
+        tags,
+        summary: 'Edit a server category (admin): name, description, iconUrl, order',
+        operationId: 'updateServerCategory',
+        params: CatalogIdParams,
+        body: UpdateServerCategoryBody,
+        security: SECURED,
+        response: { 200: ref(ServerCategory), ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (request) => catalogs.updateCategory(request.params.id, request.body),
+  );
+
+  app.delete(
+    '/server-categories/:id',
+    {
+      ...adminOnly,
+      schema: {
+        tags,
+        summary: 'Delete a server category (admin); servers in it leave it',
+        operationId: 'deleteServerCategory',
+        params: CatalogIdParams,
+        security: SECURED,
+        response: { 204: Type.Null(), ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await catalogs.deleteCategory(request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,145 @@
+// /server-tags: public reads (the interface), admin writes (an extension, DESIGN §8 "Tags, categories").
+import { Type } from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import { requireRole } from '../../../core/auth/authenticate.js';
+import { SECURED } from '../../../core/http/openapi.js';
+import { errors, ref } from '../../../core/http/schemas.js';
+import { typed } from '../../../core/http/typed.js';
+import {
+  CatalogIdParams,
+  CatalogSlugParams,
+  CreateServerTagBody,
+  PopularTags,
+  PopularTagsQuery,
+  ServerTag,
+  TagList,
+  TagListQuery,
+  TagSearchQuery,
+  TagSearchResult,
+  UpdateServerTagBody,
+} from './catalogs.schemas.js';
+import type { ServerCatalogsService } from './catalogs.service.js';
+
+const tags = ['server-catalogs'];
+const adminOnly = { preHandler: requireRole('ADMIN') };
+
+export async function serverTagsRoutes(
+  fastify: FastifyInstance,
+  { catalogs }: { catalogs: ServerCatalogsService },
+): Promise<void> {
+  const app = typed(fastify);
+
+  app.get(
+    '/server-tags',
+    {
+      schema: {
+        tags,
+        summary: 'List server tags by name; search matches the name case-insensitively',
+        operationId: 'listServerTags',
+        querystring: TagListQuery,
+        response: { 200: TagList, ...errors(400) },
+      },
+    },
+    async (request) => {
+      const { search, limit = 100, offset = 0 } = request.query;
+      const { tags: items, total } = await catalogs.listTags(search, limit, offset);
+      return { tags: items, total, meta: { total, limit, offset } };
+    },
+  );
+
+  app.get(
+    '/server-tags/search',
+    {
+      schema: {
+        tags,
+        summary: 'Autocomplete server tags: names containing q, most used first',
+        operationId: 'searchServerTags',
+        querystring: TagSearchQuery,
+        response: { 200: TagSearchResult, ...errors(400) },
+      },
+    },
+    async (request) => ({ tags: await catalogs.searchTags(request.query.q, request.query.limit ?? 10) }),
+  );
+
+  app.get(
+    '/server-tags/popular',
+    {
+      schema: {
+        tags,
+        summary: 'The most used server tags (by APPROVED servers)',
+        operationId: 'listPopularServerTags',
+        querystring: PopularTagsQuery,
+        response: { 200: PopularTags, ...errors(400) },
+      },
+    },
+    async (request) => ({ tags: await catalogs.popularTags(request.query.limit ?? 20) }),
+  );
+
+  app.get(
+    '/server-tags/:slug',
+    {
+      schema: {
+        tags,
+        summary: 'A server tag by slug',
+        operationId: 'getServerTag',
+        params: CatalogSlugParams,
+        response: { 200: ref(ServerTag), ...errors(400, 404) },
+      },
+    },
+    async (request) => catalogs.getTag(request.params.slug),
+  );
+
+  app.post(
+    '/server-tags',
+    {
+      ...adminOnly,
+      schema: {
+        tags,
+        summary: 'Create a server tag (admin)',
+        description:
+          'Slugs are unique among server tags; "search" and "popular" are reserved (409 SLUG_TAKEN).',
+        operationId: 'createServerTag',
+        body: CreateServerTagBody,
+        security: SECURED,
+        response: { 201: ref(ServerTag), ...errors(400, 401, 403, 409) },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await catalogs.createTag(request.body)),
+  );
+
+  app.patch(
+    '/server-tags/:id',
+    {
+      ...adminOnly,
+      schema: {
+        tags,
+        summary: 'Edit a server tag (admin): name, description',
+        operationId: 'updateServerTag',
+        params: CatalogIdParams,
+        body: UpdateServerTagBody,
+        security: SECURED,
+        response: { 200: ref(ServerTag), ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (request) => catalogs.updateTag(request.params.id, request.body),
+  );
+
+  app.delete(
+    '/server-tags/:id',
+    {
+      ...adminOnly,
+      schema: {
+        tags,
+        summary: 'Delete a server tag (admin); servers carrying it lose it',
+        operationId: 'deleteServerTag',
+        params: CatalogIdParams,
+        security: SECURED,
+        response: { 204: Type.Null(), ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await catalogs.deleteTag(request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+}

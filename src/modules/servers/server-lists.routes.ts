@@ -1,0 +1,107 @@
+// The server lists: the public directory, and the servers of one owner (a user, yourself, a team).
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import { requireActor, requireUser } from '../../core/auth/authenticate.js';
+import { SECURED } from '../../core/http/openapi.js';
+import { errors } from '../../core/http/schemas.js';
+import { typed } from '../../core/http/typed.js';
+import type { ServerListsService } from './server-lists.service.js';
+import { directoryKey } from './directory-cache.js';
+import type { DirectoryCache } from './directory-cache.js';
+import {
+  ServerIdParams,
+  ServerList,
+  ServerListQuery,
+  ServerSummaryList,
+  UserIdParams,
+} from './servers.schemas.js';
+
+const tags = ['servers'];
+
+export async function serverListsRoutes(
+  fastify: FastifyInstance,
+  { lists, directory }: { lists: ServerListsService; directory: DirectoryCache },
+): Promise<void> {
+  const app = typed(fastify);
+
+  app.get(
+    '/servers',
+    {
+      schema: {
+        tags,
+        summary: 'The server directory: APPROVED servers, filtered and sorted (rank by default)',
+        description:
+          'search matches the name or short description case-insensitively; categories and tags each keep ' +
+          'servers that have at least one of the given ids (both lists must match when both are given). ' +
+          'Without filters `total` is the number of APPROVED servers from a maintained counter. Pages are ' +
+          'cached for up to 5 seconds: moderation, edits and rank changes show at once, live player counts ' +
+          'and owner names within those 5 seconds.',
+        operationId: 'listServers',
+        querystring: ServerListQuery,
+        response: { 200: ServerList, ...errors(400) },
+      },
+    },
+    async (request, reply) => {
+      const { limit = 20, offset = 0, ...filter } = request.query;
+      const query = { ...filter, limit, offset };
+      const page = await directory.page(directoryKey(query), async () => {
+        const { servers, total } = await lists.list(query);
+        return reply.serialize({ servers, total, meta: { total, limit, offset } }) as string;
+      });
+      // Already serialized by the route's own serializer: with a JSON content type Fastify sends the string as
+      // is, and the ETag kept with it spares hashing the body again.
+      reply.type('application/json; charset=utf-8').header('etag', page.etag);
+      return reply.send(page.body as unknown as Static<typeof ServerList>);
+    },
+  );
+
+  app.get(
+    '/servers/user/:userId',
+    {
+      schema: {
+        tags,
+        summary: "A user's own servers, newest first",
+        description:
+          'APPROVED ones only, except for the user themselves and moderators, who see every status. Team ' +
+          'servers are listed under GET /teams/:id/servers.',
+        operationId: 'listUserServers',
+        params: UserIdParams,
+        security: SECURED,
+        response: { 200: ServerSummaryList, ...errors(400, 401, 404) },
+      },
+    },
+    async (request) => ({ servers: await lists.ofUser(request.actor, request.params.userId) }),
+  );
+
+  app.get(
+    '/users/me/servers',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags,
+        summary: 'Your own servers in every moderation status, newest first',
+        description: 'Servers owned by your teams are listed under GET /teams/:id/servers.',
+        operationId: 'listMyServers',
+        security: SECURED,
+        response: { 200: ServerSummaryList, ...errors(401) },
+      },
+    },
+    async (request) => ({ servers: await lists.mine(requireActor(request)) }),
+  );
+
+  app.get(
+    '/teams/:id/servers',
+    {
+      schema: {
+        tags,
+        summary: "A team's servers, newest first",
+        description: 'APPROVED ones only, except for team members and moderators, who see every status.',
+        operationId: 'listTeamServers',
+        params: ServerIdParams,
+        security: SECURED,
+        response: { 200: ServerSummaryList, ...errors(400, 401, 404) },
+      },
+    },
+    async (request) => ({ servers: await lists.ofTeam(request.actor, request.params.id) }),
+  );
+}

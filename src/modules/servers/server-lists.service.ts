@@ -1,0 +1,81 @@
+// The server lists: the public directory (APPROVED only) and the lists of one owner, where the owner side and
+// moderators also see the servers that are not APPROVED.
+import type { Kysely } from 'kysely';
+import type { Actor } from '../../core/auth/authenticate.js';
+import type { ServerAccess } from '../../core/auth/server-access.js';
+import type { DialectName } from '../../core/db/database.js';
+import type { DB } from '../../core/db/schema.js';
+import { notFound } from '../../core/http/errors.js';
+import type { MediaUrls } from '../../core/media-urls.js';
+import {
+  countApprovedServers,
+  isUnfiltered,
+  listApprovedServers,
+  listServersOfOwner,
+} from './server-reads.repo.js';
+import type { ServerFilter, ServerSort } from './server-reads.repo.js';
+import { toServerListItem, toServerSummary } from './servers.mapper.js';
+import { findUserStanding, readApprovedTotal, teamExists } from './servers.repo.js';
+
+export interface ServerListRequest {
+  search?: string;
+  categories?: string[];
+  tags?: string[];
+  sort?: ServerSort;
+  limit: number;
+  offset: number;
+}
+
+export type ServerListsService = ReturnType<typeof createServerListsService>;
+
+export function createServerListsService(deps: {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  urls: MediaUrls;
+  serverAccess: ServerAccess;
+}) {
+  const { db, dialect, urls, serverAccess } = deps;
+
+  async function ofOwner(actor: Actor | null, ownerType: 'USER' | 'TEAM', ownerId: string) {
+    const all = await serverAccess.seesAllOf(actor, { ownerType, ownerId });
+    return (await listServersOfOwner(db, { ownerType, ownerId }, all)).map((row) =>
+      toServerSummary(row, urls),
+    );
+  }
+
+  return {
+    /**
+     * GET /servers. Without filters `total` is the maintained count of APPROVED servers; with filters it is
+     * the number of matching servers (a count over indexed columns).
+     */
+    async list(request: ServerListRequest) {
+      const search = request.search?.trim();
+      const filter: ServerFilter = {
+        ...(search !== undefined && search !== '' ? { search } : {}),
+        categoryIds: request.categories ?? [],
+        tagIds: request.tags ?? [],
+      };
+      const sort = request.sort ?? 'rank';
+      const [rows, total] = await Promise.all([
+        listApprovedServers(db, dialect, filter, sort, request.limit, request.offset),
+        isUnfiltered(filter) ? readApprovedTotal(db) : countApprovedServers(db, dialect, filter),
+      ]);
+      return { servers: rows.map((row) => toServerListItem(row, urls)), total };
+    },
+
+    /** A user's own servers (not their teams'): all of them for the user and moderators, APPROVED for others. */
+    async ofUser(actor: Actor | null, userId: string) {
+      if ((await findUserStanding(db, userId)) === undefined) throw notFound('User');
+      return ofOwner(actor, 'USER', userId);
+    },
+
+    /** The caller's own servers in every status; team servers are listed per team (GET /teams/:id/servers). */
+    mine: (actor: Actor) => ofOwner(actor, 'USER', actor.userId),
+
+    /** A team's servers: all of them for its members and moderators, APPROVED for everyone else. */
+    async ofTeam(actor: Actor | null, teamId: string) {
+      if (!(await teamExists(db, teamId))) throw notFound('Team');
+      return ofOwner(actor, 'TEAM', teamId);
+    },
+  };
+}

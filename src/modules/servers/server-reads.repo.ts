@@ -1,0 +1,318 @@
+// Server reads that the API shows: each server with its owner (joined), tags and categories (aggregated as JSON)
+// in one query, whatever the number of servers. The default public list and the read by slug are prepared once.
+import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
+import type { DialectName } from '../../core/db/database.js';
+import { containsInsensitive, jsonArrayFrom } from '../../core/db/dialect.js';
+import { prepared } from '../../core/db/prepared.js';
+import type { DB, ServerStatus } from '../../core/db/schema.js';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+export type ServerSort = 'rank' | 'players' | 'newest';
+
+export interface CatalogRefJson {
+  id: string;
+  name: string;
+  slug: string;
+}
+
+/** A server as lists show it: no markdown description. */
+export interface ServerCardRow {
+  id: string;
+  name: string;
+  slug: string;
+  short_description: string | null;
+  ip: string;
+  port: number;
+  online: number | boolean;
+  online_players: number;
+  max_players: number;
+  rank: number | null;
+  status: ServerStatus;
+  owner_type: 'USER' | 'TEAM';
+  owner_id: string;
+  logo_key: string | null;
+  banner_key: string | null;
+  last_reported_at: string | null;
+  created_at: string;
+  updated_at: string;
+  owner_username: string | null;
+  owner_display_name: string | null;
+  owner_image_key: string | null;
+  team_name: string | null;
+  team_slug: string | null;
+  team_logo_key: string | null;
+  /** JSON arrays of CatalogRefJson: text on SQLite, parsed on PostgreSQL. */
+  tags: unknown;
+  categories: unknown;
+}
+
+export interface ServerDetailRow extends ServerCardRow {
+  description: string | null;
+  status_reason: string | null;
+}
+
+const CARD_COLUMNS = [
+  'servers.id',
+  'servers.name',
+  'servers.slug',
+  'servers.short_description',
+  'servers.ip',
+  'servers.port',
+  'servers.online',
+  'servers.online_players',
+  'servers.max_players',
+  'servers.rank',
+  'servers.status',
+  'servers.owner_type',
+  'servers.owner_id',
+  'servers.logo_key',
+  'servers.banner_key',
+  'servers.last_reported_at',
+  'servers.created_at',
+  'servers.updated_at',
+  'owner_user.username as owner_username',
+  'owner_user.display_name as owner_display_name',
+  'owner_user.image_key as owner_image_key',
+  'owner_team.name as team_name',
+  'owner_team.slug as team_slug',
+  'owner_team.logo_key as team_logo_key',
+] as const;
+
+function cards(db: Executor, dialect: DialectName) {
+  return db
+    .selectFrom('servers')
+    .leftJoin('users as owner_user', (join) =>
+      join.onRef('owner_user.id', '=', 'servers.owner_id').on('servers.owner_type', '=', 'USER'),
+    )
+    .leftJoin('teams as owner_team', (join) =>
+      join.onRef('owner_team.id', '=', 'servers.owner_id').on('servers.owner_type', '=', 'TEAM'),
+    )
+    .select(CARD_COLUMNS)
+    .select((eb) => [
+      jsonArrayFrom(
+        dialect,
+        eb
+          .selectFrom('server_tag_links')
+          .innerJoin('server_tags', 'server_tags.id', 'server_tag_links.tag_id')
+          .select(['server_tags.id', 'server_tags.name', 'server_tags.slug'])
+          .whereRef('server_tag_links.server_id', '=', 'servers.id')
+          .orderBy('server_tags.name'),
+      ).as('tags'),
+      jsonArrayFrom(
+        dialect,
+        eb
+          .selectFrom('server_category_links')
+          .innerJoin('server_categories', 'server_categories.id', 'server_category_links.category_id')
+          .select(['server_categories.id', 'server_categories.name', 'server_categories.slug'])
+          .whereRef('server_category_links.server_id', '=', 'servers.id')
+          .orderBy('server_categories.position')
+          .orderBy('server_categories.name'),
+      ).as('categories'),
+    ]);
+}
+
+function details(db: Executor, dialect: DialectName) {
+  return cards(db, dialect).select(['servers.description', 'servers.status_reason']);
+}
+
+type CardQuery = ReturnType<typeof cards>;
+
+/** Every sort ends in a unique key, so pages never overlap or skip; each matches one index of 0005_servers. */
+function sorted(query: CardQuery, sort: ServerSort): CardQuery {
+  switch (sort) {
+    case 'rank':
+      return query.orderBy('servers.rank', (ob) => ob.asc().nullsLast()).orderBy('servers.id');
+    case 'players':
+      return query
+        .orderBy('servers.online_players', 'desc')
+        .orderBy('servers.created_at')
+        .orderBy('servers.id');
+    case 'newest':
+      return query.orderBy('servers.created_at', 'desc').orderBy('servers.id', 'desc');
+  }
+}
+
+const approvedPage = (sort: ServerSort) =>
+  prepared<ServerCardRow, [number, number]>(2, (db, dialect, limit, offset) =>
+    sorted(cards(db, dialect).where('servers.status', '=', 'APPROVED'), sort)
+      // prepared() swaps these placeholders for the numbers at run time.
+      .limit(limit as unknown as number)
+      .offset(offset as unknown as number),
+  );
+
+const APPROVED_PAGES: Record<ServerSort, ReturnType<typeof approvedPage>> = {
+  rank: approvedPage('rank'),
+  players: approvedPage('players'),
+  newest: approvedPage('newest'),
+};
+
+export interface ServerFilter {
+  search?: string;
+  categoryIds?: readonly string[];
+  tagIds?: readonly string[];
+}
+
+export const isUnfiltered = (filter: ServerFilter): boolean =>
+  filter.search === undefined &&
+  (filter.categoryIds ?? []).length === 0 &&
+  (filter.tagIds ?? []).length === 0;
+
+/** Conditions on `servers` for a filter: name/short description search, any of the categories, any of the tags. */
+function filterConditions(dialect: DialectName, filter: ServerFilter) {
+  return (eb: ExpressionBuilder<DB, 'servers'>): Expression<SqlBool> => {
+    const conditions: Expression<SqlBool>[] = [eb('servers.status', '=', 'APPROVED')];
+    if (filter.search !== undefined) {
+      const needle = filter.search;
+      conditions.push(
+        eb.or([
+          containsInsensitive(dialect, eb.ref('servers.name'), needle),
+          containsInsensitive(dialect, eb.ref('servers.short_description'), needle),
+        ]),
+      );
+    }
+    const categoryIds = filter.categoryIds ?? [];
+    if (categoryIds.length > 0) {
+      conditions.push(
+        eb.exists(
+          eb
+            .selectFrom('server_category_links')
+            .select('server_category_links.server_id')
+            .whereRef('server_category_links.server_id', '=', 'servers.id')
+            .where('server_category_links.category_id', 'in', categoryIds),
+        ),
+      );
+    }
+    const tagIds = filter.tagIds ?? [];
+    if (tagIds.length > 0) {
+      conditions.push(
+        eb.exists(
+          eb
+            .selectFrom('server_tag_links')
+            .select('server_tag_links.server_id')
+            .whereRef('server_tag_links.server_id', '=', 'servers.id')
+            .where('server_tag_links.tag_id', 'in', tagIds),
+        ),
+      );
+    }
+    return eb.and(conditions);
+  };
+}
+
+/** A page of APPROVED servers, filtered and sorted. */
+export async function listApprovedServers(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  filter: ServerFilter,
+  sort: ServerSort,
+  limit: number,
+  offset: number,
+): Promise<ServerCardRow[]> {
+  if (isUnfiltered(filter)) return APPROVED_PAGES[sort](db, dialect, limit, offset);
+  return sorted(cards(db, dialect).where(filterConditions(dialect, filter)), sort)
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+/** The number of APPROVED servers matching a filter (only asked for filtered lists). */
+export async function countApprovedServers(
+  db: Executor,
+  dialect: DialectName,
+  filter: ServerFilter,
+): Promise<number> {
+  const row = await db
+    .selectFrom('servers')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where(filterConditions(dialect, filter))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+const detailBySlug = prepared<ServerDetailRow, [string]>(1, (db, dialect, slug) =>
+  details(db, dialect).where('servers.slug', '=', slug!),
+);
+const detailById = prepared<ServerDetailRow, [string]>(1, (db, dialect, id) =>
+  details(db, dialect).where('servers.id', '=', id!),
+);
+
+export async function findServerDetail(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  by: { id: string } | { slug: string },
+): Promise<ServerDetailRow | undefined> {
+  const rows = 'id' in by ? await detailById(db, dialect, by.id) : await detailBySlug(db, dialect, by.slug);
+  return rows[0];
+}
+
+export interface ServerSummaryRow {
+  id: string;
+  name: string;
+  slug: string;
+  short_description: string | null;
+  ip: string;
+  port: number;
+  online: number | boolean;
+  online_players: number;
+  max_players: number;
+  rank: number | null;
+  status: ServerStatus;
+  logo_key: string | null;
+  banner_key: string | null;
+  created_at: string;
+}
+
+/** The servers of one owner, newest first; only APPROVED ones unless `all`. */
+export function listServersOfOwner(
+  db: Executor,
+  owner: { ownerType: 'USER' | 'TEAM'; ownerId: string },
+  all: boolean,
+): Promise<ServerSummaryRow[]> {
+  let query = db
+    .selectFrom('servers')
+    .select([
+      'id',
+      'name',
+      'slug',
+      'short_description',
+      'ip',
+      'port',
+      'online',
+      'online_players',
+      'max_players',
+      'rank',
+      'status',
+      'logo_key',
+      'banner_key',
+      'created_at',
+    ])
+    .where('owner_type', '=', owner.ownerType)
+    .where('owner_id', '=', owner.ownerId);
+  if (!all) query = query.where('status', '=', 'APPROVED');
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+}
+
+/** Servers in one moderation status, oldest status change first (the moderation queue). */
+export function listServersInStatus(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  status: ServerStatus,
+  limit: number,
+  offset: number,
+): Promise<ServerDetailRow[]> {
+  return details(db, dialect)
+    .where('servers.status', '=', status)
+    .orderBy('servers.status_updated_at')
+    .orderBy('servers.id')
+    .limit(limit)
+    .offset(offset)
+    .execute() as Promise<ServerDetailRow[]>;
+}
+
+export async function countServersInStatus(db: Executor, status: ServerStatus): Promise<number> {
+  const row = await db
+    .selectFrom('servers')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('status', '=', status)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

@@ -1,0 +1,207 @@
+import { Type } from 'typebox';
+import {
+  Id,
+  LimitOffsetQuery,
+  MarkdownDescription,
+  Name,
+  Nullable,
+  PageMeta,
+  ShortDescription,
+  Slug,
+  StringEnum,
+  Timestamp,
+  named,
+  ref,
+} from '../../core/http/schemas.js';
+
+export const SERVER_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'SUSPENDED'] as const;
+export const ServerStatusName = StringEnum(SERVER_STATUSES, {
+  description: 'Moderation status; only APPROVED servers are public',
+});
+export const OWNER_TYPES = ['USER', 'TEAM'] as const;
+export const OwnerTypeName = StringEnum(OWNER_TYPES);
+export const SERVER_SORTS = ['rank', 'players', 'newest'] as const;
+
+export const DEFAULT_SERVER_PORT = 5520;
+export const MAX_SERVER_TAGS = 10;
+export const MAX_SERVER_CATEGORIES = 5;
+/** Upper bound for player counts: far above any real server, low enough to stay a 32-bit integer. */
+export const MAX_PLAYERS = 1_000_000;
+
+export const ServerAddress = Type.String({
+  minLength: 1,
+  maxLength: 253,
+  description: 'IPv4 or IPv6 address (without brackets or zone), or a hostname such as play.example.com',
+});
+const port = (description: string) => Type.Integer({ minimum: 1, maximum: 65535, description });
+
+export const ServerCatalogRef = named(
+  'ServerCatalogRef',
+  Type.Object({ id: Id, name: Type.String(), slug: Type.String() }),
+);
+
+export const ServerOwner = named(
+  'ServerOwner',
+  Type.Object(
+    {
+      type: OwnerTypeName,
+      id: Id,
+      username: Type.Optional(Type.String({ description: 'USER owners' })),
+      displayName: Type.Optional(Nullable(Type.String({ description: 'USER owners' }))),
+      image: Type.Optional(Type.String({ description: 'USER owners: avatar URL (default avatar if none)' })),
+      name: Type.Optional(Type.String({ description: 'TEAM owners' })),
+      slug: Type.Optional(Type.String({ description: 'TEAM owners' })),
+      logoUrl: Type.Optional(Nullable(Type.String({ description: 'TEAM owners' }))),
+    },
+    {
+      description:
+        'A USER owner carries username, displayName and image; a TEAM owner carries name, slug and logoUrl.',
+    },
+  ),
+);
+
+const summaryFields = {
+  id: Id,
+  name: Type.String(),
+  slug: Type.String(),
+  shortDescription: Nullable(Type.String()),
+  ip: Type.String(),
+  port: Type.Integer(),
+  online: Type.Boolean({ description: 'As last reported; false after 10 minutes without a report' }),
+  onlinePlayers: Type.Integer(),
+  maxPlayers: Type.Integer(),
+  rank: Nullable(
+    Type.Integer({
+      description:
+        '1-based position among APPROVED servers by online players (then oldest first), recomputed every ' +
+        'minute; null for servers that are not APPROVED or not ranked yet',
+    }),
+  ),
+  status: ServerStatusName,
+  logoUrl: Nullable(Type.String()),
+  bannerUrl: Nullable(Type.String()),
+  createdAt: Timestamp,
+};
+
+/** How a server appears in the lists of one owner (GET /servers/user/:userId, /users/me/servers, teams). */
+export const ServerSummary = named('ServerSummary', Type.Object(summaryFields));
+
+const listItemFields = {
+  ...summaryFields,
+  ownerType: OwnerTypeName,
+  ownerId: Id,
+  owner: ref(ServerOwner),
+  categories: Type.Array(ref(ServerCatalogRef), { description: 'By category order' }),
+  tags: Type.Array(ref(ServerCatalogRef), { description: 'By name' }),
+  lastReportedAt: Nullable(Timestamp),
+  updatedAt: Timestamp,
+};
+
+/** A server in GET /servers: everything but the (long) markdown description and the moderation reason. */
+export const ServerListItem = named('ServerListItem', Type.Object(listItemFields));
+
+export const Server = named(
+  'Server',
+  Type.Object({
+    ...listItemFields,
+    description: Nullable(Type.String({ description: 'Markdown' })),
+    statusReason: Nullable(
+      Type.String({
+        description: 'Reason of the last rejection or suspension (seen by the owner side and moderators)',
+      }),
+    ),
+  }),
+);
+
+export const ServerList = Type.Object({
+  servers: Type.Array(ref(ServerListItem)),
+  total: Type.Integer(),
+  meta: ref(PageMeta),
+});
+
+export const ServerSummaryList = Type.Object({ servers: Type.Array(ref(ServerSummary)) });
+
+export const ServerListQuery = Type.Object({
+  ...LimitOffsetQuery.properties,
+  search: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description: 'Case-insensitive part of the name or short description; empty means no filter',
+    }),
+  ),
+  categories: Type.Optional(
+    Type.Array(Id, {
+      maxItems: 50,
+      description: 'Category ids (repeat or comma-separate): servers in at least one of them',
+    }),
+  ),
+  tags: Type.Optional(
+    Type.Array(Id, {
+      maxItems: 50,
+      description: 'Tag ids (repeat or comma-separate): servers with at least one of them',
+    }),
+  ),
+  sort: Type.Optional(
+    StringEnum(SERVER_SORTS, {
+      description:
+        'rank (default): by rank, unranked last; players: by online players now, then oldest; newest: newest first',
+    }),
+  ),
+});
+
+const idList = (max: number, what: string) =>
+  Type.Array(Id, { maxItems: max, uniqueItems: true, description: `${what} ids, at most ${max}` });
+
+export const CreateServerBody = Type.Object(
+  {
+    name: Name,
+    slug: Slug,
+    shortDescription: Type.Optional(Nullable(ShortDescription)),
+    description: Type.Optional(Nullable(MarkdownDescription)),
+    ip: ServerAddress,
+    port: Type.Optional(port(`1–65535; default ${DEFAULT_SERVER_PORT}`)),
+    categoryIds: Type.Optional(idList(MAX_SERVER_CATEGORIES, 'Server category')),
+    tagIds: Type.Optional(idList(MAX_SERVER_TAGS, 'Server tag')),
+    ownerId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'Your user id (default) or the id of a team in which you are OWNER or ADMIN',
+      }),
+    ),
+    ownerType: Type.Optional(StringEnum(OWNER_TYPES, { description: 'USER (default) or TEAM' })),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateServerBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    shortDescription: Type.Optional(Nullable(ShortDescription)),
+    description: Type.Optional(Nullable(MarkdownDescription)),
+    ip: Type.Optional(ServerAddress),
+    port: Type.Optional(port('1–65535')),
+    categoryIds: Type.Optional(idList(MAX_SERVER_CATEGORIES, 'Server category')),
+    tagIds: Type.Optional(idList(MAX_SERVER_TAGS, 'Server tag')),
+  },
+  { additionalProperties: false },
+);
+
+export const TransferServerBody = Type.Object(
+  {
+    newOwnerId: Id,
+    ownerType: StringEnum(OWNER_TYPES, {
+      description: 'USER: any active user; TEAM: a team in which you are OWNER or ADMIN',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const TransferServerResponse = Type.Object({
+  message: Type.String(),
+  server: Type.Object({ id: Id, ownerId: Id, ownerType: OwnerTypeName }),
+});
+
+export const ServerIdParams = Type.Object({ id: Id });
+export const ServerSlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 100 }) });
+export const UserIdParams = Type.Object({ userId: Id });

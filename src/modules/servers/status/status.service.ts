@@ -1,0 +1,66 @@
+// Live status of a server (DESIGN §8 "Servers"): the owner side or a team member reports online, online
+// players and capacity; a job recomputes every APPROVED server's rank each minute. A server that stops
+// reporting for STATUS_STALE_AFTER_MS is shown offline with no players, so a directory sorted by players never
+// keeps a dead server at the top.
+import type { Kysely } from 'kysely';
+import type { Actor } from '../../../core/auth/authenticate.js';
+import type { ServerAccess } from '../../../core/auth/server-access.js';
+import type { Clock } from '../../../core/clock.js';
+import type { DB } from '../../../core/db/schema.js';
+import { badRequest, notFound } from '../../../core/http/errors.js';
+import { markSilentServersOffline, recomputeRanks, updateReportedStatus } from './ranks.repo.js';
+
+export const STATUS_STALE_AFTER_MS = 10 * 60_000;
+export const RANK_JOB = 'recompute-server-ranks';
+export const RANK_INTERVAL_MS = 60_000;
+
+export interface StatusReport {
+  online: boolean;
+  onlinePlayers: number;
+  maxPlayers: number;
+}
+
+export type ServerStatusService = ReturnType<typeof createServerStatusService>;
+
+export function createServerStatusService(deps: {
+  db: Kysely<DB>;
+  clock: Clock;
+  serverAccess: ServerAccess;
+}) {
+  const { db, clock, serverAccess } = deps;
+
+  return {
+    /** An offline server has no players, whatever was sent; onlinePlayers above maxPlayers is a 400. */
+    async report(actor: Actor, serverId: string, report: StatusReport) {
+      await serverAccess.authorizeById(actor, 'server.manage', serverId);
+      if (report.onlinePlayers > report.maxPlayers) {
+        throw badRequest('onlinePlayers cannot be greater than maxPlayers', {
+          fields: { 'body.onlinePlayers': 'must be less than or equal to maxPlayers' },
+        });
+      }
+      const status = {
+        online: report.online,
+        online_players: report.online ? report.onlinePlayers : 0,
+        max_players: report.maxPlayers,
+        last_reported_at: clock.now().toISOString(),
+      };
+      if (!(await updateReportedStatus(db, serverId, status))) throw notFound('Server');
+      return {
+        id: serverId,
+        online: status.online,
+        onlinePlayers: status.online_players,
+        maxPlayers: status.max_players,
+        lastReportedAt: status.last_reported_at,
+      };
+    },
+
+    /** The job: silent servers go offline first, so the ranks reflect it in the same run. */
+    async refreshRanks(): Promise<void> {
+      await markSilentServersOffline(
+        db,
+        new Date(clock.now().getTime() - STATUS_STALE_AFTER_MS).toISOString(),
+      );
+      await recomputeRanks(db);
+    },
+  };
+}
