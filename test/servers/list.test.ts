@@ -211,3 +211,75 @@ describe('GET /servers', () => {
     await t.app.inject({ method: 'DELETE', url: `/servers/${server.id}`, headers: p.stranger.headers });
   });
 });
+
+describe('cached directory pages', () => {
+  it('answers an unchanged page with the same ETag, and 304 to If-None-Match', async () => {
+    const first = await t.app.inject({ method: 'GET', url: '/servers' });
+    const second = await t.app.inject({ method: 'GET', url: '/servers' });
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(second.body).toBe(first.body);
+    expect(second.headers['etag']).toBe(first.headers['etag']);
+    expect(first.headers['etag']).toMatch(/^W\/"/);
+    const unchanged = await t.app.inject({
+      method: 'GET',
+      url: '/servers',
+      headers: { 'if-none-match': first.headers['etag'] as string },
+    });
+    expect(unchanged.statusCode).toBe(304);
+    expect(unchanged.body).toBe('');
+  });
+
+  it('shows moderation, edits, images, transfers, catalog edits and new ranks at once', async () => {
+    const server = await createApprovedServer(t.app, p.stranger, p.moderator, {
+      name: 'Golf Cached',
+      tagIds: [seeded.tags[3]!.id],
+    });
+    const newest = async () => (await list('?sort=newest')).servers[0]!;
+    expect((await newest()).name).toBe('Golf Cached');
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/servers/${server.id}`,
+      headers: p.stranger.headers,
+      payload: { name: 'Golf Renamed' },
+    });
+    expect((await newest()).name).toBe('Golf Renamed');
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/server-tags/${seeded.tags[3]!.id}`,
+      headers: p.admin.headers,
+      payload: { name: 'Renamed tag' },
+    });
+    expect((await newest()).tags[0]!.name).toBe('Renamed tag');
+    await t.app.inject({
+      method: 'POST',
+      url: `/servers/${server.id}/transfer-ownership`,
+      headers: p.stranger.headers,
+      payload: { newOwnerId: p.user.id, ownerType: 'USER' },
+    });
+    expect((await newest()).ownerId).toBe(p.user.id);
+    expect((await newest()).rank).toBeNull();
+    await recomputeRanks(t.app);
+    expect((await newest()).rank).toBe(5);
+    await moderate(t.app, p.moderator, server.id, 'suspend');
+    expect((await newest()).name).not.toBe('Golf Renamed');
+    await t.app.inject({ method: 'DELETE', url: `/servers/${server.id}`, headers: p.user.headers });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/server-tags/${seeded.tags[3]!.id}`,
+      headers: p.admin.headers,
+      payload: { name: seeded.tags[3]!.name },
+    });
+  });
+
+  it('shows live player counts within 5 seconds', async () => {
+    const alpha = approved['alpha']!;
+    const players = async () => (await list()).servers.find((s) => s.id === alpha.id)!.onlinePlayers;
+    expect(await players()).toBe(30);
+    await reportStatus(t.app, p.user, alpha.id, { online: true, onlinePlayers: 31, maxPlayers: 100 });
+    t.clock.advance(5001);
+    expect(await players()).toBe(31);
+    await reportStatus(t.app, p.user, alpha.id, { online: true, onlinePlayers: 30, maxPlayers: 100 });
+    t.clock.advance(5001);
+    expect(await players()).toBe(30);
+  });
+});

@@ -15,7 +15,7 @@ import {
 } from './server-reads.repo.js';
 import type { ServerFilter, ServerSort } from './server-reads.repo.js';
 import { toServerListItem, toServerSummary } from './servers.mapper.js';
-import { findUserStanding, readApprovedTotal, teamExists } from './servers.repo.js';
+import { findUserStanding, readApprovedTotal, readDirectoryVersion, teamExists } from './servers.repo.js';
 
 export interface ServerListRequest {
   search?: string;
@@ -44,6 +44,9 @@ export function createServerListsService(deps: {
   }
 
   return {
+    /** The version of the public directory, which every change it shows moves (see directory-cache.ts). */
+    directoryVersion: () => readDirectoryVersion(db, dialect),
+
     /**
      * GET /servers. Without filters `total` is the maintained count of APPROVED servers; with filters it is
      * the number of matching servers (a count over indexed columns).

@@ -62,7 +62,7 @@ const IMAGES = {
 export const serverLockKey = (serverId: string) => `server:${serverId}`;
 
 /** An empty text means "none", like null. */
-const optionalText = (text: string | null | undefined) =>
+export const optionalText = (text: string | null | undefined) =>
   text === undefined || text === null || text === '' ? null : text;
 
 export const changedMeanwhile = () =>
@@ -137,13 +137,13 @@ export function createServersService(deps: {
     return { ownerType, ownerId: input.ownerId } as const;
   }
 
-  /** Replaces the links of one kind; on an APPROVED server the usage counters follow. True if anything changed. */
+  /** Replaces the links of one kind; on an APPROVED server the usage counters follow. */
   async function replaceLinks(
     trx: Transaction<DB>,
     server: ServerRow,
     kind: CatalogKind,
     wanted: readonly string[],
-  ): Promise<boolean> {
+  ): Promise<void> {
     const current = await links.linkedIds(trx, kind, server.id);
     const added = wanted.filter((id) => !current.includes(id));
     const removed = current.filter((id) => !wanted.includes(id));
@@ -153,7 +153,6 @@ export function createServersService(deps: {
       await links.moveUsage(trx, kind, added, 1);
       await links.moveUsage(trx, kind, removed, -1);
     }
-    return added.length + removed.length > 0;
   }
 
   /** Reads the server under its lock and checks that its owner is still the one permissions were checked on. */

@@ -23,12 +23,9 @@ export const toTeam = (
   urls: MediaUrls,
   members: TeamMemberView[],
   socialLinks: SocialLinkView[],
-) => ({
-  ...toTeamListItem(row, urls),
-  updatedAt: row.updated_at,
-  members,
-  socialLinks,
-});
+) =>
+  // Object.assign onto the fresh list item: a spread followed by properties is V8's slow path on Node 20.
+  Object.assign(toTeamListItem(row, urls), { updatedAt: row.updated_at, members, socialLinks });
 
 export type TeamView = ReturnType<typeof toTeam>;
 

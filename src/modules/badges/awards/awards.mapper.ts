@@ -2,15 +2,16 @@ import type { ProfileBadgeView } from '../../users/users.mapper.js';
 import { toBadge } from '../badges.mapper.js';
 import type { HeldBadgeRow, UserBadgeRow } from './awards.repo.js';
 
-export const toUserBadge = (row: HeldBadgeRow) => ({
-  ...toBadge(row),
-  awardedAt: row.awarded_at,
-  awardedBy:
-    row.awarded_by !== null && row.awarded_by_username !== null
-      ? { id: row.awarded_by, username: row.awarded_by_username }
-      : null,
-  reason: row.reason,
-});
+export const toUserBadge = (row: HeldBadgeRow) =>
+  // Object.assign onto the fresh badge: a spread followed by properties is V8's slow path on Node 20.
+  Object.assign(toBadge(row), {
+    awardedAt: row.awarded_at,
+    awardedBy:
+      row.awarded_by !== null && row.awarded_by_username !== null
+        ? { id: row.awarded_by, username: row.awarded_by_username }
+        : null,
+    reason: row.reason,
+  });
 
 export const toProfileBadge = (row: HeldBadgeRow): ProfileBadgeView => ({
   id: row.id,

@@ -4,27 +4,28 @@ import type { UserRow } from '../../users/users.repo.js';
 import { toReport } from '../reports.mapper.js';
 import type { ModerationRow, ReportEventRow } from './moderation.repo.js';
 
-export const toModerationReport = (row: ModerationRow, urls: MediaUrls) => ({
-  ...toReport(row),
-  userAction: row.user_action,
-  suspensionDays: row.suspension_days,
-  reporter: {
-    id: row.reporter_id,
-    username: row.reporter_username,
-    displayName: row.reporter_display_name,
-    image: urls.avatar(row.reporter_image_key),
-  },
-  reportedUser:
-    row.reported_user_id !== null && row.reported_username !== null
-      ? {
-          id: row.reported_user_id,
-          username: row.reported_username,
-          displayName: row.reported_display_name,
-          image: urls.avatar(row.reported_image_key),
-        }
-      : null,
-  resource: toReportedResource(row),
-});
+// Object.assign onto fresh objects: a spread followed by properties is V8's slow path on Node 20.
+export const toModerationReport = (row: ModerationRow, urls: MediaUrls) =>
+  Object.assign(toReport(row), {
+    userAction: row.user_action,
+    suspensionDays: row.suspension_days,
+    reporter: {
+      id: row.reporter_id,
+      username: row.reporter_username,
+      displayName: row.reporter_display_name,
+      image: urls.avatar(row.reporter_image_key),
+    },
+    reportedUser:
+      row.reported_user_id !== null && row.reported_username !== null
+        ? {
+            id: row.reported_user_id,
+            username: row.reported_username,
+            displayName: row.reported_display_name,
+            image: urls.avatar(row.reported_image_key),
+          }
+        : null,
+    resource: toReportedResource(row),
+  });
 
 function toReportedResource(row: ModerationRow) {
   if (row.current_resource_id === null) return null;
@@ -60,25 +61,22 @@ export interface ModerationDetailParts {
 
 export function toModerationDetail(row: ModerationRow, urls: MediaUrls, parts: ModerationDetailParts) {
   const resource = toReportedResource(row);
-  return {
-    ...toModerationReport(row, urls),
+  return Object.assign(toModerationReport(row, urls), {
     reportedUser:
       parts.reportedUser === null
         ? null
-        : {
-            ...toUserSummary(parts.reportedUser.row, urls),
+        : Object.assign(toUserSummary(parts.reportedUser.row, urls), {
             role: parts.reportedUser.row.role,
             status: parts.reportedUser.row.status,
             previousReports: parts.reportedUser.previousReports,
-          },
+          }),
     resource:
       resource === null || parts.resourceOwner === null
         ? null
-        : {
-            ...resource,
+        : Object.assign(resource, {
             resourceTypeAtReport: row.resource_type ?? resource.type,
             owner: parts.resourceOwner,
-          },
+          }),
     history: parts.history.map(toHistoryEntry),
-  };
+  });
 }

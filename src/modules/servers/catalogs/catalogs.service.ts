@@ -8,14 +8,12 @@ import type { DB } from '../../../core/db/schema.js';
 import { notFound, slugTaken } from '../../../core/http/errors.js';
 import { newId } from '../../../core/ids.js';
 import { bumpDirectoryVersion } from '../servers.repo.js';
+import { optionalText } from '../servers.service.js';
 import { toServerCategory, toServerTag } from './catalogs.mapper.js';
 import * as repo from './catalogs.repo.js';
 
 /** Static paths under /server-tags that a tag slug would be shadowed by. */
 const RESERVED_TAG_SLUGS = new Set(['search', 'popular']);
-
-const optionalText = (text: string | null | undefined) =>
-  text === undefined || text === null || text === '' ? null : text;
 
 const needle = (search: string | undefined) => {
   const trimmed = search?.trim();

@@ -16,7 +16,7 @@ import { countServersInStatus, listServersInStatus } from '../server-reads.repo.
 import { toServer } from '../servers.mapper.js';
 import type { ServerView } from '../servers.mapper.js';
 import { bumpDirectoryVersion, findServerRow, moveApprovedTotal, moveStatus } from '../servers.repo.js';
-import { changedMeanwhile, serverLockKey } from '../servers.service.js';
+import { changedMeanwhile, optionalText, serverLockKey } from '../servers.service.js';
 import type { ServersService } from '../servers.service.js';
 import { toModerationEvent } from './moderation.mapper.js';
 import { insertModerationEvent, listModerationEvents } from './moderation.repo.js';
@@ -33,9 +33,6 @@ const VERBS: Record<ServerModerationAction, string> = {
   REJECT: 'reject',
   SUSPEND: 'suspend',
 };
-
-const optionalText = (text: string | null | undefined) =>
-  text === undefined || text === null || text === '' ? null : text;
 
 export type ServerModerationService = ReturnType<typeof createServerModerationService>;
 
