@@ -3,7 +3,7 @@
 // req/s, p50, p99 and the ratio to bare. BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50),
 // BENCH_USERS (default 10000), BENCH_RESOURCES (default 100000), BENCH_SERVERS (default 20000),
 // BENCH_DATABASE_URL (PostgreSQL; default a fresh SQLite file).
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,8 @@ const serverCount = Number(process.env['BENCH_SERVERS'] ?? 20_000);
 function start(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
     const child = fork(script, [], {
-      execArgv: ['--import', 'tsx'],
+      // The service runs compiled (bench/server.mjs imports dist/); the bare server is tiny TypeScript.
+      execArgv: script.endsWith('.ts') ? ['--import', 'tsx'] : [],
       env: { ...process.env, ...env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -74,6 +75,8 @@ async function load(url: string, server: ChildProcess): Promise<Measure> {
 }
 
 async function main(): Promise<void> {
+  // Measure what `npm start` runs: the compiled build, brought up to date first.
+  execFileSync(process.execPath, ['scripts/ensure-build.mjs'], { stdio: 'inherit' });
   const dataDir = mkdtempSync(join(tmpdir(), 'marketplace-bench-'));
   const databaseUrl = process.env['BENCH_DATABASE_URL'] ?? `sqlite:${join(dataDir, 'bench.db')}`;
   const database = openDatabase({ databaseUrl, dataDir, sqliteSynchronous: 'FULL' });
@@ -92,7 +95,7 @@ async function main(): Promise<void> {
     PORT: '0',
     SECRET: 'bench-secret-'.padEnd(40, 'x'),
   };
-  const service = await start('bench/server.ts', env);
+  const service = await start('bench/server.mjs', env);
   const rows: string[][] = [];
   try {
     for (const endpoint of ENDPOINTS) {

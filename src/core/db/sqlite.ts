@@ -34,31 +34,29 @@ export function openSqlite(options: SqliteOptions): Database.Database {
   return db;
 }
 
+function wrap(stmt: Database.Statement): SqliteStatement {
+  return {
+    reader: stmt.reader,
+    all: (parameters) => stmt.all(...toSqliteParams(parameters)),
+    run: (parameters) => stmt.run(...toSqliteParams(parameters)),
+    iterate: (parameters) => stmt.iterate(...toSqliteParams(parameters)),
+  };
+}
+
 /** Wraps a connection so Kysely's driver gets cached statements and IMMEDIATE transactions. */
 export function cachingDatabase(db: Database.Database): SqliteDatabase {
-  const cache = new Map<string, Database.Statement>();
-
-  function statement(sql: string): Database.Statement {
-    let stmt = cache.get(sql);
-    if (stmt === undefined) {
-      stmt = db.prepare(sql);
-      // The set of query shapes is bounded by the code, so this rarely fills; when it does, drop the oldest.
-      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-      cache.set(sql, stmt);
-    }
-    return stmt;
-  }
-
+  const cache = new Map<string, SqliteStatement>();
   return {
     close: () => db.close(),
     prepare(sql: string): SqliteStatement {
-      const stmt = statement(sql === 'begin' ? 'begin immediate' : sql);
-      return {
-        reader: stmt.reader,
-        all: (parameters) => stmt.all(...toSqliteParams(parameters)),
-        run: (parameters) => stmt.run(...toSqliteParams(parameters)),
-        iterate: (parameters) => stmt.iterate(...toSqliteParams(parameters)),
-      };
+      let statement = cache.get(sql);
+      if (statement === undefined) {
+        statement = wrap(db.prepare(sql === 'begin' ? 'begin immediate' : sql));
+        // The set of query shapes is bounded by the code, so this rarely fills; when it does, drop the oldest.
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+        cache.set(sql, statement);
+      }
+      return statement;
     },
   };
 }
