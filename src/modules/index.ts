@@ -28,7 +28,7 @@ import { createServerCatalogsService } from './servers/catalogs/catalogs.service
 import { serverTagsRoutes } from './servers/catalogs/tags.routes.js';
 import { serverModerationRoutes } from './servers/moderation/moderation.routes.js';
 import { createServerModerationService } from './servers/moderation/moderation.service.js';
-import { createDirectoryCache } from './servers/directory-cache.js';
+import { createDirectoryCache } from '../core/http/page-cache.js';
 import { serverDescriptionImagesRoutes } from './servers/server-description-images.routes.js';
 import { serverImagesRoutes } from './servers/server-images.routes.js';
 import { serverListsRoutes } from './servers/server-lists.routes.js';
@@ -36,7 +36,6 @@ import { createServerListsService } from './servers/server-lists.service.js';
 import { serverSocialLinksRoutes } from './servers/server-social-links.routes.js';
 import { serversRoutes } from './servers/servers.routes.js';
 import { createServersService } from './servers/servers.service.js';
-import { readDirectoryVersion } from './servers/servers.repo.js';
 import { serverStatusRoutes } from './servers/status/status.routes.js';
 import { createServerStatusService } from './servers/status/status.service.js';
 import { createServerTransfer } from './servers/transfer-server-ownership.js';
@@ -75,6 +74,7 @@ import { resourceListsRoutes } from './resources/resource-lists.routes.js';
 import { createResourceListsService } from './resources/resource-lists.service.js';
 import { resourcesRoutes } from './resources/resources.routes.js';
 import { createResourcesService } from './resources/resources.service.js';
+import { readCatalogueVersion } from './resources/resources.repo.js';
 import { resourceSocialRoutes } from './resources/social/social.routes.js';
 import { createSocialService } from './resources/social/social.service.js';
 
@@ -147,15 +147,20 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
     removeObjects: (keys) => descriptionImages.deleteObjects(keys),
   });
   const resourceLists = createResourceListsService({ db, dialect, urls, resourceAccess });
-  const resourceParts = { db, clock, urls, resourceAccess, resources };
+  const resourceParts = { db, dialect, clock, urls, resourceAccess, resources };
   await app.register(resourcesRoutes, { resources, deletion: resourceDeletion });
-  await app.register(resourceListsRoutes, { lists: resourceLists });
+  // The rendered pages of GET /resources, filed under the catalogue version (resources.repo.ts).
+  const resourceCatalogue = createDirectoryCache({
+    clock,
+    readVersion: () => readCatalogueVersion(db, dialect),
+  });
+  await app.register(resourceListsRoutes, { lists: resourceLists, cache: resourceCatalogue });
   await app.register(resourceModerationRoutes, {
     moderation: createModerationService({ db, clock, resources }),
     lists: resourceLists,
   });
   await app.register(resourceExternalLinksRoutes, {
-    externalLinks: createExternalLinksService({ ...resourceParts, dialect }),
+    externalLinks: createExternalLinksService(resourceParts),
   });
   await app.register(resourceContributorsRoutes, { contributors: createContributorsService(resourceParts) });
   await app.register(resourceSocialRoutes, { social: createSocialService(resourceParts) });
@@ -203,7 +208,7 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
   });
   await app.register(serverListsRoutes, {
     lists: serverLists,
-    directory: createDirectoryCache({ clock, readVersion: () => readDirectoryVersion(db, dialect) }),
+    directory: createDirectoryCache({ clock, readVersion: serverLists.directoryVersion }),
   });
   await app.register(serverImagesRoutes, { servers });
   await app.register(serverStatusRoutes, { status: serverStatus });

@@ -23,7 +23,10 @@ describe('description images', () => {
     return pngImage(8 + (colour % 50), 8 + Math.floor(colour / 50));
   };
   const upload = async (ownerId: string, uploaderId: string, data?: Buffer) =>
-    service.upload('RESOURCE', ownerId, uploaderId, { data: data ?? (await uniquePng()), fileName: 'shot.png' });
+    service.upload('RESOURCE', ownerId, uploaderId, {
+      data: data ?? (await uniquePng()),
+      fileName: 'shot.png',
+    });
   const cdnPath = (url: string) => new URL(url).pathname;
   const fetchObject = (url: string) => t.app.inject({ method: 'GET', url: cdnPath(url) });
 

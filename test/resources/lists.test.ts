@@ -192,6 +192,8 @@ describe('GET /resources', () => {
     ] as const) {
       await db.updateTable('resources').set({ downloads }).where('id', '=', resource.id).execute();
     }
+    // Changed behind the application's back: cached pages show it once they expire (5 s).
+    t.clock.advance(5001);
     expect(names(await list('?sortBy=downloads')).slice(0, 3)).toEqual([
       charlie.name,
       alpha.name,
@@ -222,6 +224,34 @@ describe('GET /resources', () => {
       payload: { shortDescription: 'Chairs and tables, now with sofas' },
     });
     expect(names(await list('?sortBy=updated'))[0]).toBe(alpha.name);
+  });
+
+  it('serves cached pages with a stable ETag (304 on If-None-Match) and shows writes at once', async () => {
+    const first = await t.app.inject({ method: 'GET', url: '/resources?type=WORLD' });
+    const etag = first.headers['etag'] as string;
+    expect(etag).toMatch(/^W\//);
+    const again = await t.app.inject({ method: 'GET', url: '/resources?type=WORLD' });
+    expect(again.body).toBe(first.body);
+    expect(again.headers['etag']).toBe(etag);
+    const unchanged = await t.app.inject({
+      method: 'GET',
+      url: '/resources?type=WORLD',
+      headers: { 'if-none-match': etag },
+    });
+    expect(unchanged.statusCode).toBe(304);
+    // A favorite changes what the page shows: the next request renders it again.
+    await t.app.inject({
+      method: 'POST',
+      url: `/resources/${delta.id}/favorites`,
+      headers: cast.teamMember.headers,
+    });
+    const fresh = await list('?type=WORLD');
+    expect(fresh.resources[0]).toMatchObject({ id: delta.id, favoriteCount: 1 });
+    // So does a moderation.
+    await moderate(t.app, cast.moderator, delta.id, 'SUSPEND');
+    expect((await list('?type=WORLD')).resources).toEqual([]);
+    await moderate(t.app, cast.moderator, delta.id, 'UNSUSPEND');
+    expect(names(await list('?type=WORLD'))).toEqual([delta.name]);
   });
 
   it('pages with page and limit, echoing them in meta', async () => {

@@ -128,6 +128,36 @@ describe('PATCH /resources/moderation/:id/moderate', () => {
     expect([...times].sort()).toEqual(times);
   });
 
+  it('records an owner-side edit of a REJECTED resource as RESUBMIT, without a moderator', async () => {
+    const resource = await resourceFor(t.app, cast, 'USER', 'REJECTED');
+    t.clock.advance(1000);
+    const edited = await t.app.inject({
+      method: 'PATCH',
+      url: `/resources/${resource.id}`,
+      headers: cast.maintainer.headers,
+      payload: { description: 'Addressed the review' },
+    });
+    expect(edited.json()).toMatchObject({ status: 'PENDING' });
+    // An edit of a resource that is not REJECTED leaves no trace.
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/resources/${resource.id}`,
+      headers: cast.owner.headers,
+      payload: { name: 'Pending edit' },
+    });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/resources/moderation/${resource.id}/history`,
+      headers: cast.moderator.headers,
+    });
+    const { history } = response.json() as { history: Array<Record<string, unknown>> };
+    expect(history.map((event) => [event['action'], event['fromStatus'], event['toStatus']])).toEqual([
+      ['REJECT', 'PENDING', 'REJECTED'],
+      ['RESUBMIT', 'REJECTED', 'PENDING'],
+    ]);
+    expect(history[1]).toMatchObject({ moderator: null, reason: null });
+  });
+
   it('lets a super admin moderate; refuses an unknown action with 400 and an unknown resource with 404', async () => {
     const superAdmin = await createUser(t.app, { role: 'SUPER_ADMIN' });
     const resource = await createResource(t.app, cast.owner);

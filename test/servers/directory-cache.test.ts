@@ -1,7 +1,7 @@
 // The directory page cache on its own: version, expiry, bounds and keys.
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
-import { createDirectoryCache, directoryKey } from '../../src/modules/servers/directory-cache.js';
+import { createDirectoryCache, directoryKey } from '../../src/core/http/page-cache.js';
 
 function setup(maxEntries = 3) {
   const clock = new ManualClock();

@@ -133,14 +133,7 @@ export interface DescriptionImagesTable {
 }
 
 export type ResourceType =
-  | 'MOD'
-  | 'PLUGIN'
-  | 'ASSET_PACK'
-  | 'DATA_PACK'
-  | 'WORLD'
-  | 'PREFAB'
-  | 'MODPACK'
-  | 'PREMADE_SERVER';
+  'MOD' | 'PLUGIN' | 'ASSET_PACK' | 'DATA_PACK' | 'WORLD' | 'PREFAB' | 'MODPACK' | 'PREMADE_SERVER';
 export type ResourceStatus = 'PENDING' | 'APPROVED' | 'REJECTED' | 'SUSPENDED';
 export type ResourceContributorRole = 'CONTRIBUTOR' | 'MAINTAINER';
 
@@ -254,7 +247,8 @@ export interface ResourceReactionsTable {
 export interface ResourceModerationEventsTable {
   id: string;
   resource_id: string;
-  action: 'APPROVE' | 'REJECT' | 'SUSPEND' | 'UNSUSPEND';
+  /** RESUBMIT: an owner-side edit sent a REJECTED resource back to PENDING (no moderator). */
+  action: 'APPROVE' | 'REJECT' | 'SUSPEND' | 'UNSUSPEND' | 'RESUBMIT';
   from_status: ResourceStatus;
   to_status: ResourceStatus;
   reason: string | null;

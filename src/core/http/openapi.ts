@@ -21,7 +21,8 @@ export const API_TAGS = [
   { name: 'game-versions', description: 'Game versions resources declare compatibility with' },
   {
     name: 'servers',
-    description: 'Game-server directory: servers, moderation, status and ranks, social links, description images',
+    description:
+      'Game-server directory: servers, moderation, status and ranks, social links, description images',
   },
   { name: 'server-catalogs', description: 'Server tags and server categories' },
   { name: 'reports', description: 'Reports about users and resources, and their moderation' },

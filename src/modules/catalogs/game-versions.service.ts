@@ -7,6 +7,7 @@ import type { DB } from '../../core/db/schema.js';
 import { conflict, notFound } from '../../core/http/errors.js';
 import { newId } from '../../core/ids.js';
 import { refreshCatalogRefs, resourcesLinkedTo } from '../resources/catalog-refs.repo.js';
+import { bumpCatalogueVersion } from '../resources/resources.repo.js';
 import { toGameVersion } from './catalogs.mapper.js';
 import * as repo from './game-versions.repo.js';
 
@@ -73,6 +74,7 @@ export function createGameVersionsService({ db, clock }: { db: Kysely<DB>; clock
           if (!(await repo.updateGameVersion(trx, id, changes))) return false;
           // The resources show the version's name, newest first.
           await refreshCatalogRefs(trx, await resourcesLinkedTo(trx, 'gameVersion', id));
+          await bumpCatalogueVersion(trx);
           return true;
         }),
       );
@@ -86,6 +88,7 @@ export function createGameVersionsService({ db, clock }: { db: Kysely<DB>; clock
         const linked = await resourcesLinkedTo(trx, 'gameVersion', id);
         if (!(await repo.deleteGameVersion(trx, id))) throw notFound('Game version');
         await refreshCatalogRefs(trx, linked);
+        await bumpCatalogueVersion(trx);
       });
     },
   };

@@ -7,6 +7,7 @@ import type { DB, ResourceType } from '../../core/db/schema.js';
 import { notFound, slugTaken } from '../../core/http/errors.js';
 import { newId } from '../../core/ids.js';
 import { refreshCatalogRefs, resourcesLinkedTo } from '../resources/catalog-refs.repo.js';
+import { bumpCatalogueVersion } from '../resources/resources.repo.js';
 import { toCategory } from './catalogs.mapper.js';
 import * as repo from './resource-categories.repo.js';
 
@@ -79,6 +80,7 @@ export function createResourceCategoriesService({ db, clock }: { db: Kysely<DB>;
           if (!(await repo.updateCategory(trx, id, changes))) return false;
           // The resources show the category's name and slug, in category order.
           await refreshCatalogRefs(trx, await resourcesLinkedTo(trx, 'category', id));
+          await bumpCatalogueVersion(trx);
           return true;
         }),
       );
@@ -92,6 +94,7 @@ export function createResourceCategoriesService({ db, clock }: { db: Kysely<DB>;
         const linked = await resourcesLinkedTo(trx, 'category', id);
         if (!(await repo.deleteCategory(trx, id))) throw notFound('Resource category');
         await refreshCatalogRefs(trx, linked);
+        await bumpCatalogueVersion(trx);
       });
     },
   };

@@ -8,6 +8,7 @@ import type { DB, ResourceType } from '../../core/db/schema.js';
 import { notFound, slugTaken } from '../../core/http/errors.js';
 import { newId } from '../../core/ids.js';
 import { refreshCatalogRefs, resourcesLinkedTo } from '../resources/catalog-refs.repo.js';
+import { bumpCatalogueVersion } from '../resources/resources.repo.js';
 import { toResourceTag } from './catalogs.mapper.js';
 import * as repo from './resource-tags.repo.js';
 import { TYPE_ALIASES } from './resource-tags.schemas.js';
@@ -95,6 +96,7 @@ export function createResourceTagsService(deps: { db: Kysely<DB>; dialect: Diale
           // The resources show the tag's name and slug.
           if (patch.name !== undefined || patch.slug !== undefined) {
             await refreshCatalogRefs(trx, await resourcesLinkedTo(trx, 'tag', id));
+            await bumpCatalogueVersion(trx);
           }
           return true;
         }),
@@ -110,6 +112,7 @@ export function createResourceTagsService(deps: { db: Kysely<DB>; dialect: Diale
         if (!(await repo.deleteTag(trx, id))) throw notFound('Resource tag');
         await repo.moveTagTotal(trx, -1);
         await refreshCatalogRefs(trx, linked);
+        await bumpCatalogueVersion(trx);
       });
     },
   };

@@ -9,7 +9,6 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Actor } from '../../core/auth/authenticate.js';
 import type { ResourceAccess } from '../../core/auth/resource-access.js';
 import type { DialectName } from '../../core/db/database.js';
-import { lockForUpdate } from '../../core/db/dialect.js';
 import type { DB } from '../../core/db/schema.js';
 import { notFound } from '../../core/http/errors.js';
 import type { Storage } from '../../core/storage/storage.js';
@@ -50,9 +49,10 @@ export function createResourceDeletion(deps: {
 
       const collected: Array<{ cleanup: ResourceCleanup; keys: string[] }> = [];
       const deleted = await db.transaction().execute(async (trx) => {
-        await lockForUpdate(trx, dialect, `resource:${id}`);
         // Re-read under the lock: status and images may have changed since the check.
-        const current = await repo.findResourceHead(trx, dialect, id);
+        const current = (await repo.lockResource(trx, dialect, id))
+          ? await repo.findResourceHead(trx, dialect, id)
+          : undefined;
         if (current === undefined) throw notFound('Resource');
         for (const cleanup of cleanups)
           collected.push({ cleanup, keys: await cleanup.collect(trx, current) });
@@ -60,6 +60,7 @@ export function createResourceDeletion(deps: {
         await repo.deleteResourceRow(trx, id);
         await repo.moveStatusCounters(trx, current.type, current.status, null);
         if (current.owner_type === 'TEAM') await repo.moveTeamResourceCount(trx, current.owner_id, -1);
+        await repo.bumpCatalogueVersion(trx);
         return current;
       });
 

@@ -1,9 +1,11 @@
 import { Type } from 'typebox';
+import type { Static } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { requireActor, requireUser } from '../../core/auth/authenticate.js';
 import { SECURED } from '../../core/http/openapi.js';
 import { Id, PageQuery, errors } from '../../core/http/schemas.js';
 import { typed } from '../../core/http/typed.js';
+import type { DirectoryCache } from '../../core/http/page-cache.js';
 import type { ResourceListsService } from './resource-lists.service.js';
 import { OPTIONAL_AUTH, ResourceList, ResourceListQuery } from './resources.schemas.js';
 
@@ -12,9 +14,24 @@ const visibilityNote =
   'The public sees APPROVED resources only; the owner side, contributors and moderators also see the others ' +
   '(with their `status`).';
 
+/** Equal for queries that always give the same page (list filters are sets). */
+function catalogueKey(query: Static<typeof ResourceListQuery>): string {
+  const set = (values: string[] | undefined) => [...new Set(values ?? [])].sort().join(',');
+  return JSON.stringify([
+    query.page ?? 1,
+    query.limit ?? 20,
+    query.sortBy ?? 'date',
+    query.type ?? '',
+    query.search?.trim() ?? '',
+    set(query.tags),
+    set(query.categories),
+    set(query.versions),
+  ]);
+}
+
 export async function resourceListsRoutes(
   fastify: FastifyInstance,
-  { lists }: { lists: ResourceListsService },
+  { lists, cache }: { lists: ResourceListsService; cache: DirectoryCache },
 ): Promise<void> {
   const app = typed(fastify);
 
@@ -26,13 +43,24 @@ export async function resourceListsRoutes(
         summary: 'Browse APPROVED resources: filter by type, search, tags, categories and game versions',
         description:
           'Filters combine with AND; within one filter (tags, categories, versions) a resource matches when it ' +
-          'has any of the values. Without search or catalog filters `total` comes from a maintained counter.',
+          'has any of the values. Without search or catalog filters `total` comes from a maintained counter. ' +
+          'Pages are cached for up to 5 seconds: moderation, edits, images, likes, favorites, catalog changes ' +
+          'and deletions show at once; owner names and avatars, and counters changed elsewhere, within those 5 ' +
+          'seconds.',
         operationId: 'listResources',
         querystring: ResourceListQuery,
         response: { 200: ResourceList, ...errors(400) },
       },
     },
-    async (request) => lists.listPublic(request.query),
+    async (request, reply) => {
+      const page = await cache.page(catalogueKey(request.query), async () =>
+        String(reply.serialize(await lists.listPublic(request.query))),
+      );
+      // Serialized by this route's own serializer when it was rendered: with a JSON content type Fastify sends
+      // the string as is, and the ETag kept with it spares hashing the body again.
+      reply.type('application/json; charset=utf-8').header('etag', page.etag);
+      return reply.send(page.body as unknown as Static<typeof ResourceList>);
+    },
   );
 
   app.get(

@@ -34,32 +34,35 @@ function toOwner(row: ResourceViewRow, urls: MediaUrls): ResourceOwnerView {
 }
 
 /** A list item: everything but the description. */
-export const toResourceListItem = (row: ResourceViewRow, urls: MediaUrls) => ({
-  id: row.id,
-  name: row.name,
-  slug: row.slug,
-  shortDescription: row.short_description,
-  type: row.type,
-  status: row.status,
-  iconUrl: urls.url(row.icon_key),
-  bannerUrl: urls.url(row.banner_key),
-  ownerType: row.owner_type,
-  ownerId: row.owner_id,
-  owner: toOwner(row, urls),
-  ...parseCatalogRefs(row.catalog_refs),
-  downloads: row.downloads,
-  likeCount: row.like_count,
-  favoriteCount: row.favorite_count,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
+export function toResourceListItem(row: ResourceViewRow, urls: MediaUrls) {
+  const { categories, tags, gameVersions } = parseCatalogRefs(row.catalog_refs);
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    shortDescription: row.short_description,
+    type: row.type,
+    status: row.status,
+    iconUrl: urls.url(row.icon_key),
+    bannerUrl: urls.url(row.banner_key),
+    ownerType: row.owner_type,
+    ownerId: row.owner_id,
+    owner: toOwner(row, urls),
+    categories,
+    tags,
+    gameVersions,
+    downloads: row.downloads,
+    likeCount: row.like_count,
+    favoriteCount: row.favorite_count,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
 
 export type ResourceListItemView = ReturnType<typeof toResourceListItem>;
 
-export const toResource = (row: ResourceViewRow, urls: MediaUrls) => ({
-  ...toResourceListItem(row, urls),
-  description: row.description ?? '',
-});
+export const toResource = (row: ResourceViewRow, urls: MediaUrls) =>
+  Object.assign(toResourceListItem(row, urls), { description: row.description ?? '' });
 
 export type ResourceView = ReturnType<typeof toResource>;
 

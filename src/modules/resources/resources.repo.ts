@@ -2,12 +2,12 @@
 // resource-views.repo.ts; catalog links in resource-links.repo.ts.
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
+import { lockForUpdate } from '../../core/db/dialect.js';
 import { prepared } from '../../core/db/prepared.js';
 import type { DB, ResourceStatus, ResourcesTable, ResourceType } from '../../core/db/schema.js';
 
-export type ResourceRow = Selectable<ResourcesTable>;
 /** A resource row without its (up to 50,000 characters) description and catalog names: enough for checks. */
-export type ResourceHead = Omit<ResourceRow, 'description' | 'catalog_refs'>;
+export type ResourceHead = Omit<Selectable<ResourcesTable>, 'description' | 'catalog_refs'>;
 type Executor = Kysely<DB> | Transaction<DB>;
 
 const HEAD_COLUMNS = [
@@ -43,8 +43,17 @@ export async function findResourceHead(
   return (await headById(db, dialect, id))[0];
 }
 
-export const findResource = (db: Executor, id: string): Promise<ResourceRow | undefined> =>
-  db.selectFrom('resources').selectAll().where('id', '=', id).executeTakeFirst();
+/**
+ * Serializes the writes to one resource (and what hangs under it) and tells whether it still exists: a change
+ * that finds it gone answers 404 instead of failing on a foreign key. Every transaction that writes under a
+ * resource takes this first; the deletion too, so it never runs half-way through one of them.
+ */
+export async function lockResource(trx: Transaction<DB>, dialect: DialectName, id: string): Promise<boolean> {
+  await lockForUpdate(trx, dialect, `resource:${id}`);
+  return (
+    (await trx.selectFrom('resources').select('id').where('id', '=', id).executeTakeFirst()) !== undefined
+  );
+}
 
 export async function slugExists(db: Executor, slug: string): Promise<boolean> {
   const row = await db.selectFrom('resources').select('id').where('slug', '=', slug).executeTakeFirst();
@@ -148,6 +157,20 @@ export async function moveStatusCounters(
   if (from === 'APPROVED') await moveCounter(db, approvedTypeCounter(type), -1);
   if (to === 'APPROVED') await moveCounter(db, approvedTypeCounter(type), 1);
 }
+
+const CATALOGUE_VERSION = 'resources.catalogue_version';
+
+/**
+ * Moves the version the cached public list pages are filed under: call it in the transaction of any change the
+ * public list shows (status, details, images, counts, catalog names, deletion), and no instance serves an older
+ * page afterwards.
+ */
+export async function bumpCatalogueVersion(db: Executor): Promise<void> {
+  await moveCounter(db, CATALOGUE_VERSION, 1);
+}
+
+export const readCatalogueVersion = (db: Kysely<DB>, dialect: DialectName) =>
+  readCounter(db, dialect, CATALOGUE_VERSION);
 
 /** teams.resource_count; false when the team is gone (a concurrent team deletion won). */
 export async function moveTeamResourceCount(db: Executor, teamId: string, delta: 1 | -1): Promise<boolean> {

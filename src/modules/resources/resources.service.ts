@@ -6,7 +6,7 @@ import type { Actor } from '../../core/auth/authenticate.js';
 import type { ResourceAccess } from '../../core/auth/resource-access.js';
 import type { Clock } from '../../core/clock.js';
 import type { DialectName } from '../../core/db/database.js';
-import { isUniqueViolation, lockForUpdate } from '../../core/db/dialect.js';
+import { isUniqueViolation } from '../../core/db/dialect.js';
 import type { DB, ResourceType } from '../../core/db/schema.js';
 import { badRequest, notFound, slugTaken } from '../../core/http/errors.js';
 import { newId } from '../../core/ids.js';
@@ -18,6 +18,7 @@ import { findTeamById } from '../teams/teams.repo.js';
 import { refreshCatalogRefs } from './catalog-refs.repo.js';
 import * as links from './resource-links.repo.js';
 import type { CatalogSelection } from './resource-links.repo.js';
+import { insertEvent } from './moderation/moderation.repo.js';
 import { findResourceView } from './resource-views.repo.js';
 import { toResource } from './resources.mapper.js';
 import type { ResourceView } from './resources.mapper.js';
@@ -146,6 +147,7 @@ export function createResourcesService(deps: {
       },
       read === null ? null : { upload: await read(), scope, ownerId: id, options: box },
     );
+    await repo.bumpCatalogueVersion(db);
     return view(id);
   }
 
@@ -220,15 +222,26 @@ export function createResourcesService(deps: {
       };
       await db.transaction().execute(async (trx) => {
         // Serializes edits of one resource, so the link difference below is computed on what is stored.
-        await lockForUpdate(trx, dialect, `resource:${id}`);
-        if (!(await repo.updateResource(trx, id, changes))) throw notFound('Resource');
+        if (!(await repo.lockResource(trx, dialect, id))) throw notFound('Resource');
+        await repo.updateResource(trx, id, changes);
         if (Object.keys(selection).length > 0) {
           await links.replaceLinks(trx, head, await links.readLinkIds(trx, id), selection);
           await refreshCatalogRefs(trx, [id]);
         }
         if (await repo.moveStatus(trx, id, 'REJECTED', 'PENDING')) {
           await repo.moveStatusCounters(trx, head.type, 'REJECTED', 'PENDING');
+          await insertEvent(trx, {
+            id: newId(),
+            resource_id: id,
+            action: 'RESUBMIT',
+            from_status: 'REJECTED',
+            to_status: 'PENDING',
+            reason: null,
+            moderator_id: null,
+            created_at: changes.updated_at,
+          });
         }
+        await repo.bumpCatalogueVersion(trx);
         if (patch.description !== undefined) {
           await descriptionImages.markUsed('RESOURCE', id, patch.description, trx);
         }

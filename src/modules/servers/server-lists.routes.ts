@@ -6,8 +6,8 @@ import { SECURED } from '../../core/http/openapi.js';
 import { errors } from '../../core/http/schemas.js';
 import { typed } from '../../core/http/typed.js';
 import type { ServerListsService } from './server-lists.service.js';
-import { directoryKey } from './directory-cache.js';
-import type { DirectoryCache } from './directory-cache.js';
+import { directoryKey } from '../../core/http/page-cache.js';
+import type { DirectoryCache } from '../../core/http/page-cache.js';
 import {
   ServerIdParams,
   ServerList,

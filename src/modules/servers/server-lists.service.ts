@@ -44,7 +44,7 @@ export function createServerListsService(deps: {
   }
 
   return {
-    /** The version of the public directory, which every change it shows moves (see directory-cache.ts). */
+    /** The version of the public directory, which every change it shows moves (see core/http/page-cache.ts). */
     directoryVersion: () => readDirectoryVersion(db, dialect),
 
     /**

@@ -255,6 +255,8 @@ export function resources({ ts }: MigrationContext) {
         ...STATUSES.map((status) => `resources.status.${status}`),
         ...TYPES.map((type) => `resources.approved.${type}`),
         'resource_tags',
+        // Moves with every change the public resource list shows (see resources/resource-lists.routes.ts).
+        'resources.catalogue_version',
       ];
       await db
         .insertInto('counters' as never)

@@ -209,7 +209,7 @@ export function servers({ ts }: MigrationContext) {
         )
         .execute();
       // GET /servers and GET /server-tags read their unfiltered totals from here (DESIGN §5);
-      // server_directory_version moves with every change the public directory shows (see directory-cache.ts).
+      // server_directory_version moves with every change the public directory shows (see core/http/page-cache.ts).
       await sql`insert into counters (name, value) values ('approved_servers', 0), ('server_tags', ${DEFAULT_TAGS.length}), ('server_directory_version', 0)`.execute(
         db,
       );

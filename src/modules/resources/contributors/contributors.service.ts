@@ -5,11 +5,13 @@ import type { Kysely } from 'kysely';
 import type { Actor } from '../../../core/auth/authenticate.js';
 import type { ResourceAccess } from '../../../core/auth/resource-access.js';
 import type { Clock } from '../../../core/clock.js';
+import type { DialectName } from '../../../core/db/database.js';
 import type { DB, ResourceContributorRole } from '../../../core/db/schema.js';
 import { badRequest, conflict, notFound } from '../../../core/http/errors.js';
 import { newId } from '../../../core/ids.js';
 import type { MediaUrls } from '../../../core/media-urls.js';
 import { findUserById } from '../../users/users.repo.js';
+import { lockResource } from '../resources.repo.js';
 import type { ResourcesService } from '../resources.service.js';
 import { toContributor } from './contributors.mapper.js';
 import type { ContributorView } from './contributors.mapper.js';
@@ -19,12 +21,13 @@ export type ContributorsService = ReturnType<typeof createContributorsService>;
 
 export function createContributorsService(deps: {
   db: Kysely<DB>;
+  dialect: DialectName;
   clock: Clock;
   urls: MediaUrls;
   resourceAccess: ResourceAccess;
   resources: Pick<ResourcesService, 'requireHead'>;
 }) {
-  const { db, clock, urls, resourceAccess, resources } = deps;
+  const { db, dialect, clock, urls, resourceAccess, resources } = deps;
 
   async function requireContributor(resourceId: string, userId: string) {
     const row = await repo.findContributor(db, resourceId, userId);
@@ -53,13 +56,16 @@ export function createContributorsService(deps: {
         });
       }
       const now = clock.now().toISOString();
-      const inserted = await repo.insertContributor(db, {
-        id: newId(),
-        resource_id: resourceId,
-        user_id: input.userId,
-        role: input.role,
-        created_at: now,
-        updated_at: now,
+      const inserted = await db.transaction().execute(async (trx) => {
+        if (!(await lockResource(trx, dialect, resourceId))) throw notFound('Resource');
+        return repo.insertContributor(trx, {
+          id: newId(),
+          resource_id: resourceId,
+          user_id: input.userId,
+          role: input.role,
+          created_at: now,
+          updated_at: now,
+        });
       });
       if (!inserted) throw conflict('This user already is a contributor', 'ALREADY_CONTRIBUTOR');
       return toContributor(await requireContributor(resourceId, input.userId), urls);

@@ -5,10 +5,10 @@ import type { Actor } from '../../../core/auth/authenticate.js';
 import type { ResourceAccess } from '../../../core/auth/resource-access.js';
 import type { Clock } from '../../../core/clock.js';
 import type { DialectName } from '../../../core/db/database.js';
-import { lockForUpdate } from '../../../core/db/dialect.js';
 import type { DB } from '../../../core/db/schema.js';
 import { badRequest, conflict, notFound } from '../../../core/http/errors.js';
 import { newId } from '../../../core/ids.js';
+import { lockResource } from '../resources.repo.js';
 import type { ResourcesService } from '../resources.service.js';
 import * as repo from './external-links.repo.js';
 import type { ExternalLinkRow } from './external-links.repo.js';
@@ -27,7 +27,6 @@ export function createExternalLinksService(deps: {
   resources: Pick<ResourcesService, 'requireHead'>;
 }) {
   const { db, dialect, clock, resourceAccess, resources } = deps;
-  const lockKey = (resourceId: string) => `resource-external-links:${resourceId}`;
 
   async function requireEditable(actor: Actor, resourceId: string): Promise<void> {
     await resourceAccess.authorize(actor, await resources.requireHead(resourceId), 'resource.edit');
@@ -46,7 +45,7 @@ export function createExternalLinksService(deps: {
     ): Promise<ExternalLinkView> {
       await requireEditable(actor, resourceId);
       return db.transaction().execute(async (trx) => {
-        await lockForUpdate(trx, dialect, lockKey(resourceId));
+        if (!(await lockResource(trx, dialect, resourceId))) throw notFound('Resource');
         const existing = await repo.listLinks(trx, resourceId);
         if (existing.length >= MAX_EXTERNAL_LINKS) {
           throw conflict(`At most ${MAX_EXTERNAL_LINKS} external links are allowed`, 'LIMIT_REACHED', {
@@ -90,7 +89,7 @@ export function createExternalLinksService(deps: {
     async remove(actor: Actor, resourceId: string, linkId: string): Promise<void> {
       await requireEditable(actor, resourceId);
       await db.transaction().execute(async (trx) => {
-        await lockForUpdate(trx, dialect, lockKey(resourceId));
+        if (!(await lockResource(trx, dialect, resourceId))) throw notFound('Resource');
         const links = await repo.listLinks(trx, resourceId);
         if (!links.some((row) => row.id === linkId)) throw notFound('External link');
         await repo.deleteLink(trx, linkId);
@@ -104,7 +103,7 @@ export function createExternalLinksService(deps: {
     async reorder(actor: Actor, resourceId: string, linkIds: string[]): Promise<ExternalLinkView[]> {
       await requireEditable(actor, resourceId);
       return db.transaction().execute(async (trx) => {
-        await lockForUpdate(trx, dialect, lockKey(resourceId));
+        if (!(await lockResource(trx, dialect, resourceId))) throw notFound('Resource');
         const links = await repo.listLinks(trx, resourceId);
         const existing = new Set(links.map((row) => row.id));
         const given = new Set(linkIds);

@@ -1,6 +1,5 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { DB, ResourceModerationEventsTable, ResourceStatus } from '../../../core/db/schema.js';
-import type { ModerationAction } from './moderation.states.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -13,7 +12,7 @@ export async function insertEvent(
 
 export interface ModerationEventRow {
   id: string;
-  action: ModerationAction;
+  action: ResourceModerationEventsTable['action'];
   from_status: ResourceStatus;
   to_status: ResourceStatus;
   reason: string | null;

@@ -44,12 +44,18 @@ export const ModerationEvent = named(
   'ResourceModerationEvent',
   Type.Object({
     id: Id,
-    action: StringEnum(MODERATION_ACTIONS),
+    action: StringEnum([...MODERATION_ACTIONS, 'RESUBMIT'] as const, {
+      description:
+        'A moderator action, or RESUBMIT: an owner-side edit sent a REJECTED resource back to PENDING',
+    }),
     fromStatus: ResourceStatusName,
     toStatus: ResourceStatusName,
     reason: Nullable(Type.String()),
     moderator: Nullable(
-      Type.Object({ id: Id, username: Type.String() }, { description: 'null once the account is gone' }),
+      Type.Object(
+        { id: Id, username: Type.String() },
+        { description: 'null for RESUBMIT, and once the account is gone' },
+      ),
     ),
     createdAt: Timestamp,
   }),

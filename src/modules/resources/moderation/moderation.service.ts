@@ -7,7 +7,7 @@ import type { DB } from '../../../core/db/schema.js';
 import { invalidTransition } from '../../../core/http/errors.js';
 import { newId } from '../../../core/ids.js';
 import type { ResourceView } from '../resources.mapper.js';
-import { moveStatus, moveStatusCounters } from '../resources.repo.js';
+import { bumpCatalogueVersion, moveStatus, moveStatusCounters } from '../resources.repo.js';
 import type { ResourcesService } from '../resources.service.js';
 import { insertEvent, listEvents } from './moderation.repo.js';
 import { acceptedStatuses, nextStatus } from './moderation.states.js';
@@ -44,6 +44,7 @@ export function createModerationService(deps: {
           );
         }
         await moveStatusCounters(trx, head.type, head.status, to);
+        await bumpCatalogueVersion(trx);
         await insertEvent(trx, {
           id: newId(),
           resource_id: id,

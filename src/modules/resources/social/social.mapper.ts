@@ -17,6 +17,16 @@ export const toLike = (row: LikeRow, urls: MediaUrls) => ({
 export const toFavorite = (row: FavoriteRow, urls: MediaUrls) => ({
   id: row.id,
   resourceId: row.resource_id,
-  resource: toResourceSummary({ ...row, id: row.resource_id }, urls),
+  resource: toResourceSummary(
+    {
+      id: row.resource_id,
+      name: row.name,
+      slug: row.slug,
+      short_description: row.short_description,
+      icon_key: row.icon_key,
+      type: row.type,
+    },
+    urls,
+  ),
   createdAt: row.created_at,
 });

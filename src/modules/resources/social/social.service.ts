@@ -4,9 +4,12 @@ import type { Kysely } from 'kysely';
 import type { Actor } from '../../../core/auth/authenticate.js';
 import type { ResourceAccess } from '../../../core/auth/resource-access.js';
 import type { Clock } from '../../../core/clock.js';
+import type { DialectName } from '../../../core/db/database.js';
 import type { DB } from '../../../core/db/schema.js';
+import { notFound } from '../../../core/http/errors.js';
 import { newId } from '../../../core/ids.js';
 import type { MediaUrls } from '../../../core/media-urls.js';
+import { bumpCatalogueVersion, lockResource } from '../resources.repo.js';
 import type { ResourcesService } from '../resources.service.js';
 import { toFavorite, toLike } from './social.mapper.js';
 import * as repo from './social.repo.js';
@@ -23,12 +26,13 @@ export type SocialService = ReturnType<typeof createSocialService>;
 
 export function createSocialService(deps: {
   db: Kysely<DB>;
+  dialect: DialectName;
   clock: Clock;
   urls: MediaUrls;
   resourceAccess: ResourceAccess;
   resources: Pick<ResourcesService, 'requireHead'>;
 }) {
-  const { db, clock, urls, resourceAccess, resources } = deps;
+  const { db, dialect, clock, urls, resourceAccess, resources } = deps;
 
   async function requireVisible(actor: Actor | null, resourceId: string): Promise<void> {
     await resourceAccess.authorizeView(actor, await resources.requireHead(resourceId));
@@ -40,6 +44,7 @@ export function createSocialService(deps: {
       await requireVisible(actor, resourceId);
       const { table, counter } = REACTIONS[reaction];
       return db.transaction().execute(async (trx) => {
+        if (!(await lockResource(trx, dialect, resourceId))) throw notFound('Resource');
         const changed = on
           ? await repo.insertReaction(trx, table, {
               id: newId(),
@@ -48,7 +53,10 @@ export function createSocialService(deps: {
               created_at: clock.now().toISOString(),
             })
           : await repo.deleteReaction(trx, table, resourceId, actor.userId);
-        if (changed) await repo.moveReactionCount(trx, counter, resourceId, on ? 1 : -1);
+        if (changed) {
+          await repo.moveReactionCount(trx, counter, resourceId, on ? 1 : -1);
+          await bumpCatalogueVersion(trx);
+        }
         return repo.readReactionCount(trx, counter, resourceId);
       });
     },

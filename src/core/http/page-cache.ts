@@ -1,14 +1,15 @@
-// Rendered pages of the public directory (GET /servers), kept for a few seconds. The directory front page is the
-// hottest read of the service and identical for every caller; rendering it (one query with owners, tags and
-// categories, then 20 server objects to JSON) costs several times what serving the bytes does.
+// Rendered pages of the public lists (GET /servers, GET /resources), kept for a few seconds. A list's front page
+// is identical for every caller and rendering it (one query with owners, tags and categories, then 20 objects
+// to JSON) costs several times what serving the bytes does.
 //
-// Freshness: an entry is tied to the directory version (servers.repo.ts bumpDirectoryVersion), which every
-// write that changes what the directory shows moves in its own transaction — moderation, edits, images,
-// transfers, deletes, catalog edits and rank recomputations. A page is therefore never served after such a
-// change, on any instance. Only live player counts (POST /servers/:id/status) and owner profile changes (names,
-// avatars, team logos) reach the page through expiry, within DIRECTORY_CACHE_TTL_MS.
+// Freshness: an entry is tied to a version number kept in the database (servers.repo.ts bumpDirectoryVersion,
+// resources' bumpCatalogueVersion), which every write that changes what the list shows moves in its own
+// transaction — moderation, edits, images, transfers, deletes, catalog edits, rank recomputations. A page is
+// therefore never served after such a change, on any instance. Only figures that change constantly (live
+// player counts, download counts) and owner profile changes (names, avatars, team logos) reach the page
+// through expiry, within DIRECTORY_CACHE_TTL_MS.
 import { hash } from 'node:crypto';
-import type { Clock } from '../../core/clock.js';
+import type { Clock } from '../clock.js';
 
 export const DIRECTORY_CACHE_TTL_MS = 5_000;
 /** Bounds memory: about 18 KB a default page, 90 KB at limit 100. */
