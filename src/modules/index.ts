@@ -77,6 +77,17 @@ import { createResourcesService } from './resources/resources.service.js';
 import { readCatalogueVersion } from './resources/resources.repo.js';
 import { resourceSocialRoutes } from './resources/social/social.routes.js';
 import { createSocialService } from './resources/social/social.service.js';
+import { createVersionAccess } from '../core/auth/version-access.js';
+import { galleriesRoutes } from './galleries/galleries.routes.js';
+import { createGalleriesService } from './galleries/galleries.service.js';
+import { downloadsRoutes } from './versions/downloads/downloads.routes.js';
+import { createDownloadsService } from './versions/downloads/downloads.service.js';
+import { versionActionsRoutes } from './versions/moderation/version-actions.routes.js';
+import { createVersionActionsService } from './versions/moderation/version-actions.service.js';
+import { versionFilesRoutes } from './versions/version-files/version-files.routes.js';
+import { createVersionFilesService } from './versions/version-files/version-files.service.js';
+import { versionsRoutes } from './versions/versions.routes.js';
+import { createVersionsService } from './versions/versions.service.js';
 
 export async function registerModules(app: FastifyInstance, context: AppContext): Promise<void> {
   const { database, storage, clock, scheduler } = context;
@@ -170,6 +181,59 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
   });
   await app.register(resourceTagsRoutes, { resourceTags: createResourceTagsService({ db, dialect, clock }) });
   await app.register(gameVersionsRoutes, { gameVersions: createGameVersionsService({ db, clock }) });
+
+  // Versions, their files and downloads (DESIGN §8 "Versions", "Downloads"), and resource galleries. Their rows
+  // go with a deleted resource by cascade; the cleanups hand the stored objects to the deletion.
+  const versionAccess = createVersionAccess({ resourceAccess });
+  const objectLog = (message: string, error: unknown) => app.log.warn({ err: error }, message);
+  const versions = createVersionsService({
+    db,
+    dialect,
+    storage,
+    clock,
+    versionAccess,
+    resources,
+    log: objectLog,
+  });
+  const galleries = createGalleriesService({
+    db,
+    dialect,
+    storage,
+    clock,
+    urls,
+    resourceAccess,
+    resources,
+    log: objectLog,
+  });
+  resourceDeletion.registerCleanup({
+    name: 'version-files',
+    collect: (trx, resource) => versions.collectForResourceDeletion(trx, resource.id),
+    removeObjects: (keys) => versions.removeObjects(keys),
+  });
+  resourceDeletion.registerCleanup({
+    name: 'gallery-images',
+    collect: (trx, resource) => galleries.collectForResourceDeletion(trx, resource.id),
+    removeObjects: (keys) => galleries.removeObjects(keys),
+  });
+  await app.register(versionsRoutes, { versions });
+  await app.register(versionActionsRoutes, {
+    actions: createVersionActionsService({ db, dialect, clock, versionAccess, versions }),
+  });
+  await app.register(versionFilesRoutes, {
+    files: createVersionFilesService({
+      db,
+      dialect,
+      storage,
+      clock,
+      maxFileBytes: context.config.maxFileBytes,
+      versions,
+    }),
+    maxFileBytes: context.config.maxFileBytes,
+  });
+  await app.register(downloadsRoutes, {
+    downloads: createDownloadsService({ db, dialect, storage, clock, versionAccess, versions }),
+  });
+  await app.register(galleriesRoutes, { galleries });
 
   // Reports and their moderation (DESIGN §8 "Reports"); badges and awards (DESIGN §8 "Badges").
   await app.register(reportsRoutes, {

@@ -10,6 +10,7 @@ import { teams } from './migrations/0002_teams.js';
 import { resources } from './migrations/0004_resources.js';
 import { servers } from './migrations/0005_servers.js';
 import { reportsBadges } from './migrations/0006_reports_badges.js';
+import { versions } from './migrations/0007_versions.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0004_resources': resources,
   '0005_servers': servers,
   '0006_reports_badges': reportsBadges,
+  '0007_versions': versions,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -17,6 +17,11 @@ export const API_TAGS = [
       'Resources (mods, plugins, packs…): catalogue, moderation, categories, external links, contributors, ' +
       'likes, favorites and description images',
   },
+  {
+    name: 'versions',
+    description: 'Resource versions: status workflow, files (upload, primary), downloads (signed URLs, ZIP)',
+  },
+  { name: 'galleries', description: 'Resource gallery images' },
   { name: 'resource-tags', description: 'Resource tags' },
   { name: 'game-versions', description: 'Game versions resources declare compatibility with' },
   {

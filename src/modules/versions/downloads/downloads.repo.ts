@@ -1,0 +1,102 @@
+// Reads behind the download routes (prepared: they are the hottest reads of the module) and the counting
+// writes (DESIGN §8 "Downloads", core/files/download-day.ts).
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { DialectName } from '../../../core/db/database.js';
+import { prepared } from '../../../core/db/prepared.js';
+import type {
+  DB,
+  DownloadEventsTable,
+  ResourceStatus,
+  VersionStatusColumn,
+} from '../../../core/db/schema.js';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+
+/** One file with what deciding on its download needs: the resource's visibility and the version's status. */
+export interface FileTargetRow {
+  resource_status: ResourceStatus;
+  owner_type: 'USER' | 'TEAM';
+  owner_id: string;
+  version_status: VersionStatusColumn;
+  storage_key: string;
+  file_name: string;
+}
+
+const fileTarget = prepared<FileTargetRow, [string, string, string]>(
+  3,
+  (db, _dialect, fileId, versionId, resourceId) =>
+    db
+      .selectFrom('version_files')
+      .innerJoin('resource_versions', 'resource_versions.id', 'version_files.version_id')
+      .innerJoin('resources', 'resources.id', 'resource_versions.resource_id')
+      .select([
+        'resources.status as resource_status',
+        'resources.owner_type',
+        'resources.owner_id',
+        'resource_versions.status as version_status',
+        'version_files.storage_key',
+        'version_files.file_name',
+      ])
+      .where('version_files.id', '=', fileId!)
+      .where('version_files.version_id', '=', versionId!)
+      .where('resource_versions.resource_id', '=', resourceId!),
+);
+
+/** The file, only when it belongs to the version and the version to the resource (DESIGN §11). */
+export async function findFileTarget(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  resourceId: string,
+  versionId: string,
+  fileId: string,
+): Promise<FileTargetRow | undefined> {
+  return (await fileTarget(db, dialect, fileId, versionId, resourceId))[0];
+}
+
+const counted = prepared<{ id: string }, [string, string, string, string]>(
+  4,
+  (db, _dialect, subjectType, subjectId, clientKey, day) =>
+    db
+      .selectFrom('download_events')
+      .select('id')
+      .where('subject_type', '=', subjectType as 'FILE' | 'VERSION')
+      .where('subject_id', '=', subjectId!)
+      .where('client_key', '=', clientKey!)
+      .where('day', '=', day!),
+);
+
+/** A cheap read first: repeated downloads (the common case) never open a write transaction. */
+export async function alreadyCounted(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  key: Pick<DownloadEventsTable, 'subject_type' | 'subject_id' | 'client_key' | 'day'>,
+): Promise<boolean> {
+  return (await counted(db, dialect, key.subject_type, key.subject_id, key.client_key, key.day)).length > 0;
+}
+
+/** Inserts the event unless its dedup key exists; true when this call added it (and must count it). */
+export async function insertDownloadEvent(
+  db: Executor,
+  row: Insertable<DownloadEventsTable>,
+): Promise<boolean> {
+  const result = await db
+    .insertInto('download_events')
+    .values(row)
+    .onConflict((oc) => oc.columns(['subject_type', 'subject_id', 'client_key', 'day']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** The version's and the resource's counters, in the transaction of the event. */
+export async function incrementDownloads(db: Executor, resourceId: string, versionId: string): Promise<void> {
+  await db
+    .updateTable('resource_versions')
+    .set((eb) => ({ downloads: eb('downloads', '+', 1) }))
+    .where('id', '=', versionId)
+    .execute();
+  await db
+    .updateTable('resources')
+    .set((eb) => ({ downloads: eb('downloads', '+', 1) }))
+    .where('id', '=', resourceId)
+    .execute();
+}
