@@ -6,6 +6,8 @@ export interface BenchEndpoint {
   path: string;
   /** Minimum ratio to bare node:http the issue sets (reported, not enforced). */
   target: number;
+  /** The status a good answer has (default 200); redirects are measured as answered, never followed. */
+  status?: number;
 }
 
 export const ENDPOINTS: BenchEndpoint[] = [
@@ -16,4 +18,10 @@ export const ENDPOINTS: BenchEndpoint[] = [
   { name: 'GET /resources (default sort, 20 items)', path: '/resources', target: 0.2 },
   { name: 'GET /servers (default sort, 20 items)', path: '/servers', target: 0.2 },
   { name: 'GET /servers/slug/:slug', path: '/servers/slug/:serverSlug', target: 0 },
+  {
+    name: 'GET …/versions/:versionId/download/:fileId (302)',
+    path: '/resources/:resourceId/versions/:versionId/download/:fileId',
+    target: 0.3,
+    status: 302,
+  },
 ];

@@ -445,3 +445,53 @@ export async function seedServers(db: Kysely<DB>, count: number): Promise<SeedRe
   const target = servers.find((server, i) => i >= count / 2 && server.status === 'APPROVED') ?? servers[0]!;
   return { targets: { serverSlug: target.slug, serverId: target.id } };
 }
+
+/** One APPROVED version with one file under the target resource (the download benchmark signs its URL). */
+export async function seedVersions(db: Kysely<DB>, resourceId: string): Promise<SeedResult> {
+  const at = new Date().toISOString();
+  const versionId = newId();
+  const fileId = newId();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('resource_versions')
+      .values({
+        id: versionId,
+        resource_id: resourceId,
+        version_number: '1.0.0',
+        name: 'First release',
+        channel: 'RELEASE',
+        status: 'APPROVED',
+        changelog: '<p>First release</p>',
+        submission_note: null,
+        rejection_reason: null,
+        created_at: at,
+        updated_at: at,
+        submitted_at: at,
+        approved_at: at,
+      })
+      .execute();
+    await trx
+      .insertInto('version_files')
+      .values({
+        id: fileId,
+        version_id: versionId,
+        storage_key: `files/${resourceId}/${versionId}/${fileId}`,
+        file_name: 'mod-1.0.0.jar',
+        display_name: null,
+        file_size: 1_048_576,
+        file_type: 'jar',
+        content_type: 'application/java-archive',
+        sha256: '0'.repeat(64),
+        sha1: '0'.repeat(40),
+        is_primary: true,
+        uploaded_at: at,
+      })
+      .execute();
+    await trx
+      .updateTable('resources')
+      .set({ latest_version_id: versionId })
+      .where('id', '=', resourceId)
+      .execute();
+  });
+  return { targets: { versionId, fileId } };
+}

@@ -20,15 +20,26 @@ export interface FileTargetRow {
   version_status: VersionStatusColumn;
   storage_key: string;
   file_name: string;
+  /** The download event of this client and day, when one was already counted. */
+  counted_id: string | null;
 }
 
-const fileTarget = prepared<FileTargetRow, [string, string, string]>(
-  3,
-  (db, _dialect, fileId, versionId, resourceId) =>
+// One statement answers the whole hot path: the file, its parents' status and whether this client was already
+// counted today (the common case for repeated downloads, which then never open a write transaction).
+const fileTarget = prepared<FileTargetRow, [string, string, string, string, string]>(
+  5,
+  (db, _dialect, fileId, versionId, resourceId, clientKey, day) =>
     db
       .selectFrom('version_files')
       .innerJoin('resource_versions', 'resource_versions.id', 'version_files.version_id')
       .innerJoin('resources', 'resources.id', 'resource_versions.resource_id')
+      .leftJoin('download_events', (join) =>
+        join
+          .on('download_events.subject_type', '=', 'FILE')
+          .onRef('download_events.subject_id', '=', 'version_files.id')
+          .on('download_events.client_key', '=', clientKey!)
+          .on('download_events.day', '=', day!),
+      )
       .select([
         'resources.status as resource_status',
         'resources.owner_type',
@@ -36,6 +47,7 @@ const fileTarget = prepared<FileTargetRow, [string, string, string]>(
         'resource_versions.status as version_status',
         'version_files.storage_key',
         'version_files.file_name',
+        'download_events.id as counted_id',
       ])
       .where('version_files.id', '=', fileId!)
       .where('version_files.version_id', '=', versionId!)
@@ -46,11 +58,19 @@ const fileTarget = prepared<FileTargetRow, [string, string, string]>(
 export async function findFileTarget(
   db: Kysely<DB>,
   dialect: DialectName,
-  resourceId: string,
-  versionId: string,
-  fileId: string,
+  ids: { resourceId: string; versionId: string; fileId: string },
+  client: { clientKey: string; day: string },
 ): Promise<FileTargetRow | undefined> {
-  return (await fileTarget(db, dialect, fileId, versionId, resourceId))[0];
+  const rows = await fileTarget(
+    db,
+    dialect,
+    ids.fileId,
+    ids.versionId,
+    ids.resourceId,
+    client.clientKey,
+    client.day,
+  );
+  return rows[0];
 }
 
 const counted = prepared<{ id: string }, [string, string, string, string]>(

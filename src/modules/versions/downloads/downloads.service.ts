@@ -45,21 +45,25 @@ export function createDownloadsService(deps: {
 }) {
   const { db, dialect, storage, clock, versionAccess, versions } = deps;
 
+  /** The dedup key of a download by this client now (core/files/download-day.ts). */
+  function dedupKey(client: DownloadClient, subject: { type: 'FILE' | 'VERSION'; id: string }) {
+    return {
+      subject_type: subject.type,
+      subject_id: subject.id,
+      client_key: downloadClientKey(client.ip),
+      day: utcDay(clock.now()),
+    };
+  }
+
   async function count(
     actor: Actor | null,
     client: DownloadClient,
     target: { resourceId: string; versionId: string; status: VersionStatus },
-    subject: { type: 'FILE' | 'VERSION'; id: string },
+    key: ReturnType<typeof dedupKey>,
+    alreadyCounted?: boolean,
   ): Promise<void> {
     if (!countsDownloads(target.status)) return;
-    const now = clock.now();
-    const key = {
-      subject_type: subject.type,
-      subject_id: subject.id,
-      client_key: downloadClientKey(client.ip),
-      day: utcDay(now),
-    };
-    if (await repo.alreadyCounted(db, dialect, key)) return;
+    if (alreadyCounted ?? (await repo.alreadyCounted(db, dialect, key))) return;
     await db.transaction().execute(async (trx) => {
       // Serialized with the resource's deletion: the event must not land after its version is gone.
       if (!(await lockResource(trx, dialect, target.resourceId))) throw notFound('Resource');
@@ -70,7 +74,7 @@ export function createDownloadsService(deps: {
         ip: client.ip,
         user_agent: client.userAgent?.slice(0, 512) ?? null,
         user_id: actor?.userId ?? null,
-        created_at: now.toISOString(),
+        created_at: clock.now().toISOString(),
       });
       if (inserted) await repo.incrementDownloads(trx, target.resourceId, target.versionId);
     });
@@ -88,24 +92,23 @@ export function createDownloadsService(deps: {
       versionId: string,
       fileId: string,
     ): Promise<string> {
-      const target = await repo.findFileTarget(db, dialect, resourceId, versionId, fileId);
+      const key = dedupKey(client, { type: 'FILE', id: fileId });
+      const target = await repo.findFileTarget(
+        db,
+        dialect,
+        { resourceId, versionId, fileId },
+        { clientKey: key.client_key, day: key.day },
+      );
       if (target === undefined) throw notFound('File');
-      await versionAccess.authorizeView(
-        actor,
-        {
-          id: resourceId,
-          status: target.resource_status,
-          owner_type: target.owner_type,
-          owner_id: target.owner_id,
-        },
-        target.version_status,
-      );
-      await count(
-        actor,
-        client,
-        { resourceId, versionId, status: target.version_status },
-        { type: 'FILE', id: fileId },
-      );
+      const resource = {
+        id: resourceId,
+        status: target.resource_status,
+        owner_type: target.owner_type,
+        owner_id: target.owner_id,
+      };
+      await versionAccess.authorizeView(actor, resource, target.version_status);
+      const counted = { resourceId, versionId, status: target.version_status };
+      await count(actor, client, counted, key, target.counted_id !== null);
       return signed(target.storage_key, target.file_name);
     },
 
@@ -123,10 +126,10 @@ export function createDownloadsService(deps: {
       const target = { resourceId, versionId, status: version.status };
       if (files.length === 1) {
         const [file] = files;
-        await count(actor, client, target, { type: 'FILE', id: file!.id });
+        await count(actor, client, target, dedupKey(client, { type: 'FILE', id: file!.id }));
         return { kind: 'redirect', url: await signed(file!.storage_key, file!.file_name) };
       }
-      await count(actor, client, target, { type: 'VERSION', id: versionId });
+      await count(actor, client, target, dedupKey(client, { type: 'VERSION', id: versionId }));
       const stream = streamZip(
         files.map((file) => ({
           name: file.file_name,

@@ -1,0 +1,78 @@
+// The server directory, its catalogs and moderation history.
+// Row types as Kysely sees them; ../schema.ts gathers them into DB.
+import type { Generated } from 'kysely';
+
+export type ServerStatus = 'PENDING' | 'APPROVED' | 'REJECTED' | 'SUSPENDED';
+
+export interface ServersTable {
+  id: string;
+  name: string;
+  slug: string;
+  short_description: string | null;
+  description: string | null;
+  ip: string;
+  port: number;
+  online: Generated<boolean>;
+  online_players: Generated<number>;
+  max_players: Generated<number>;
+  /** 1-based position among APPROVED servers, written by the rank job; null for the others. */
+  rank: number | null;
+  status: ServerStatus;
+  /** Reason of the last REJECT or SUSPEND; cleared on APPROVE. */
+  status_reason: string | null;
+  status_updated_at: string;
+  /** 'USER' | 'TEAM' */
+  owner_type: 'USER' | 'TEAM';
+  owner_id: string;
+  logo_key: string | null;
+  banner_key: string | null;
+  /** Last POST /servers/:id/status; null when the server never reported. */
+  last_reported_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ServerTagsTable {
+  id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  /** APPROVED servers carrying the tag. */
+  usage_count: Generated<number>;
+  created_at: string;
+}
+
+export interface ServerCategoriesTable {
+  id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  icon_url: string | null;
+  /** APPROVED servers in the category. */
+  usage_count: Generated<number>;
+  position: number;
+  created_at: string;
+}
+
+export interface ServerTagLinksTable {
+  server_id: string;
+  tag_id: string;
+}
+
+export interface ServerCategoryLinksTable {
+  server_id: string;
+  category_id: string;
+}
+
+export interface ServerModerationEventsTable {
+  id: string;
+  server_id: string;
+  action: 'APPROVE' | 'REJECT' | 'SUSPEND' | 'RESUBMIT';
+  from_status: ServerStatus;
+  to_status: ServerStatus;
+  reason: string | null;
+  notes: string | null;
+  /** Null for RESUBMIT (an owner-side edit of a rejected server). */
+  moderator_id: string | null;
+  created_at: string;
+}
