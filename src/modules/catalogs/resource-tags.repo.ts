@@ -1,6 +1,8 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { moveCounter, readCounterSum } from '../../core/db/counters.js';
 import type { DialectName } from '../../core/db/database.js';
 import { containsInsensitive } from '../../core/db/dialect.js';
+import { countTagsMatchingIn, findTagIn, listTagsIn } from './tag-tables.repo.js';
 import type { DB, ResourceTagsTable, ResourceType } from '../../core/db/schema.js';
 
 export type ResourceTagRow = Selectable<ResourceTagsTable>;
@@ -10,32 +12,19 @@ type Executor = Kysely<DB> | Transaction<DB>;
 export const TAG_TOTAL = 'resource_tags';
 
 export const findTag = (db: Executor, by: { id: string } | { slug: string }) =>
-  db
-    .selectFrom('resource_tags')
-    .selectAll()
-    .where('id' in by ? 'id' : 'slug', '=', 'id' in by ? by.id : by.slug)
-    .executeTakeFirst();
+  findTagIn(db, 'resource_tags', by) as Promise<ResourceTagRow | undefined>;
 
-export function listTags(
+export const listTags = (
   db: Executor,
   dialect: DialectName,
   search: string | undefined,
   limit: number,
   offset: number,
-): Promise<ResourceTagRow[]> {
-  let query = db.selectFrom('resource_tags').selectAll();
-  if (search !== undefined) query = query.where((eb) => containsInsensitive(dialect, eb.ref('name'), search));
-  return query.orderBy('name').orderBy('id').limit(limit).offset(offset).execute();
-}
+): Promise<ResourceTagRow[]> =>
+  listTagsIn(db, dialect, 'resource_tags', search, limit, offset) as Promise<ResourceTagRow[]>;
 
-export async function countTagsMatching(db: Executor, dialect: DialectName, search: string): Promise<number> {
-  const row = await db
-    .selectFrom('resource_tags')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where((eb) => containsInsensitive(dialect, eb.ref('name'), search))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
+export const countTagsMatching = (db: Executor, dialect: DialectName, search: string) =>
+  countTagsMatchingIn(db, dialect, 'resource_tags', search);
 
 /** Autocomplete: name or slug contains q; the most used first. */
 export function searchTags(db: Executor, dialect: DialectName, q: string, limit: number) {
@@ -90,18 +79,9 @@ export async function deleteTag(db: Executor, id: string): Promise<boolean> {
 }
 
 export async function readTagTotal(db: Executor): Promise<number> {
-  const row = await db
-    .selectFrom('counters')
-    .select('value')
-    .where('name', '=', TAG_TOTAL)
-    .executeTakeFirst();
-  return Number(row?.value ?? 0);
+  return readCounterSum(db, [TAG_TOTAL]);
 }
 
 export async function moveTagTotal(db: Executor, delta: 1 | -1): Promise<void> {
-  await db
-    .updateTable('counters')
-    .set((eb) => ({ value: eb('value', '+', delta) }))
-    .where('name', '=', TAG_TOTAL)
-    .execute();
+  await moveCounter(db, TAG_TOTAL, delta);
 }

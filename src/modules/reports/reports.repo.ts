@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import { moveCounter, readCounterSum } from '../../core/db/counters.js';
 import type { DB, ReportStatus, ReportsTable } from '../../core/db/schema.js';
 import { REPORT_STATUSES } from './reports.states.js';
 
@@ -20,24 +21,12 @@ export async function moveStatusCounters(
   db: Executor,
   moves: Array<{ status: ReportStatus; delta: 1 | -1 }>,
 ): Promise<void> {
-  for (const { status, delta } of moves) {
-    await db
-      .updateTable('counters')
-      .set((eb) => ({ value: eb('value', '+', delta) }))
-      .where('name', '=', reportStatusCounter(status))
-      .execute();
-  }
+  for (const { status, delta } of moves) await moveCounter(db, reportStatusCounter(status), delta);
 }
 
 /** Reports in one status, or in every status, from the maintained counters (no count of the table). */
 export async function readStatusTotal(db: Executor, status: ReportStatus | undefined): Promise<number> {
-  const names = (status === undefined ? REPORT_STATUSES : [status]).map(reportStatusCounter);
-  const row = await db
-    .selectFrom('counters')
-    .select((eb) => eb.fn.sum<number>('value').as('total'))
-    .where('name', 'in', names)
-    .executeTakeFirst();
-  return Number(row?.total ?? 0);
+  return readCounterSum(db, (status === undefined ? REPORT_STATUSES : [status]).map(reportStatusCounter));
 }
 
 /** An open (PENDING or UNDER_REVIEW) report by this reporter about this user or resource, if any. */

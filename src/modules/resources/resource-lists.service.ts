@@ -1,6 +1,7 @@
 // Resource lists: the public catalogue, yours, a user's, a team's, and the moderation queues. Totals come from
 // maintained counters where one answers the question (DESIGN §5); owner lists and filtered searches count the
 // matching rows over indexed columns.
+import { readCounter } from '../../core/db/counters.js';
 import type { Kysely } from 'kysely';
 import type { Actor } from '../../core/auth/authenticate.js';
 import type { ResourceAccess } from '../../core/auth/resource-access.js';
@@ -15,7 +16,7 @@ import { countResources, listApprovedPage, listResourceViews } from './resource-
 import type { ResourceFilter, ResourceOrder, ResourceViewRow } from './resource-views.repo.js';
 import { toResourceListItem } from './resources.mapper.js';
 import type { ResourceListItemView } from './resources.mapper.js';
-import { approvedTypeCounter, readCounter, statusCounter } from './resources.repo.js';
+import { approvedTypeCounter, statusCounter } from './resources.repo.js';
 import type { ResourceSort } from './resources.schemas.js';
 
 export interface Page {

@@ -1,37 +1,26 @@
 import type { ResourceType } from '../../core/db/schema.js';
 import type { MediaUrls } from '../../core/media-urls.js';
+import { toOwnerView } from '../owners/owner.mapper.js';
+import type { OwnerView } from '../owners/owner.mapper.js';
 import { parseCatalogRefs } from './catalog-refs.repo.js';
 import type { ResourceViewRow } from './resource-views.repo.js';
 
-export interface ResourceOwnerView {
-  type: 'USER' | 'TEAM';
-  id: string;
-  username?: string;
-  displayName?: string | null;
-  image?: string;
-  name?: string;
-  slug?: string;
-  logoUrl?: string | null;
-}
+export type ResourceOwnerView = OwnerView;
 
-function toOwner(row: ResourceViewRow, urls: MediaUrls): ResourceOwnerView {
-  if (row.owner_type === 'TEAM') {
-    return {
-      type: 'TEAM',
-      id: row.owner_id,
-      name: row.owner_team_name ?? '',
-      slug: row.owner_team_slug ?? '',
-      logoUrl: urls.url(row.owner_team_logo_key),
-    };
-  }
-  return {
-    type: 'USER',
-    id: row.owner_id,
-    username: row.owner_username ?? '',
-    displayName: row.owner_display_name,
-    image: urls.avatar(row.owner_image_key),
-  };
-}
+const toOwner = (row: ResourceViewRow, urls: MediaUrls): OwnerView =>
+  toOwnerView(
+    {
+      ownerType: row.owner_type,
+      ownerId: row.owner_id,
+      username: row.owner_username,
+      displayName: row.owner_display_name,
+      imageKey: row.owner_image_key,
+      teamName: row.owner_team_name,
+      teamSlug: row.owner_team_slug,
+      teamLogoKey: row.owner_team_logo_key,
+    },
+    urls,
+  );
 
 /** A list item: everything but the description. */
 export function toResourceListItem(row: ResourceViewRow, urls: MediaUrls) {

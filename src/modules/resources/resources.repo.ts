@@ -3,6 +3,7 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
 import { lockForUpdate } from '../../core/db/dialect.js';
+import { moveCounter, readCounter } from '../../core/db/counters.js';
 import { prepared } from '../../core/db/prepared.js';
 import type { DB, ResourceStatus, ResourcesTable, ResourceType } from '../../core/db/schema.js';
 
@@ -123,23 +124,6 @@ export async function swapResourceImage(
 
 export const statusCounter = (status: ResourceStatus) => `resources.status.${status}`;
 export const approvedTypeCounter = (type: ResourceType) => `resources.approved.${type}`;
-
-const counterValue = prepared<{ value: number }, [string]>(1, (db, _dialect, name) =>
-  db.selectFrom('counters').select('value').where('name', '=', name!),
-);
-
-export async function readCounter(db: Kysely<DB>, dialect: DialectName, name: string): Promise<number> {
-  const rows = await counterValue(db, dialect, name);
-  return Number(rows[0]?.value ?? 0);
-}
-
-async function moveCounter(db: Executor, name: string, delta: number): Promise<void> {
-  await db
-    .updateTable('counters')
-    .set((eb) => ({ value: eb('value', '+', delta) }))
-    .where('name', '=', name)
-    .execute();
-}
 
 /**
  * Keeps the per-status totals and the per-type APPROVED totals in step with a status change; `null` stands for

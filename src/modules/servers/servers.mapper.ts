@@ -1,5 +1,7 @@
 import { parseJsonArray } from '../../core/db/dialect.js';
 import type { MediaUrls } from '../../core/media-urls.js';
+import { toOwnerView } from '../owners/owner.mapper.js';
+import type { OwnerView } from '../owners/owner.mapper.js';
 import type {
   CatalogRefJson,
   ServerCardRow,
@@ -7,16 +9,7 @@ import type {
   ServerSummaryRow,
 } from './server-reads.repo.js';
 
-export interface ServerOwnerView {
-  type: 'USER' | 'TEAM';
-  id: string;
-  username?: string;
-  displayName?: string | null;
-  image?: string;
-  name?: string;
-  slug?: string;
-  logoUrl?: string | null;
-}
+export type ServerOwnerView = OwnerView;
 
 export const toServerSummary = (row: ServerSummaryRow, urls: MediaUrls) => ({
   id: row.id,
@@ -35,24 +28,20 @@ export const toServerSummary = (row: ServerSummaryRow, urls: MediaUrls) => ({
   createdAt: row.created_at,
 });
 
-function toOwner(row: ServerCardRow, urls: MediaUrls): ServerOwnerView {
-  if (row.owner_type === 'USER') {
-    return {
-      type: 'USER',
-      id: row.owner_id,
-      username: row.owner_username ?? '',
+const toOwner = (row: ServerCardRow, urls: MediaUrls): OwnerView =>
+  toOwnerView(
+    {
+      ownerType: row.owner_type,
+      ownerId: row.owner_id,
+      username: row.owner_username,
       displayName: row.owner_display_name,
-      image: urls.avatar(row.owner_image_key),
-    };
-  }
-  return {
-    type: 'TEAM',
-    id: row.owner_id,
-    name: row.team_name ?? '',
-    slug: row.team_slug ?? '',
-    logoUrl: urls.url(row.team_logo_key),
-  };
-}
+      imageKey: row.owner_image_key,
+      teamName: row.team_name,
+      teamSlug: row.team_slug,
+      teamLogoKey: row.team_logo_key,
+    },
+    urls,
+  );
 
 const catalogRefs = (value: unknown) =>
   parseJsonArray<CatalogRefJson>(value).map(({ id, name, slug }) => ({ id, name, slug }));

@@ -1,5 +1,6 @@
 // Writes and plain reads of the servers table, the team server counter and the approved-servers total.
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { moveCounter, readCounterSum } from '../../core/db/counters.js';
 import type { DialectName } from '../../core/db/database.js';
 import { prepared } from '../../core/db/prepared.js';
 import type { DB, ServersTable, ServerStatus } from '../../core/db/schema.js';
@@ -92,20 +93,11 @@ export async function moveTeamServerCount(db: Executor, teamId: string, delta: 1
 }
 
 export async function readApprovedTotal(db: Executor): Promise<number> {
-  const row = await db
-    .selectFrom('counters')
-    .select('value')
-    .where('name', '=', APPROVED_TOTAL)
-    .executeTakeFirst();
-  return Number(row?.value ?? 0);
+  return readCounterSum(db, [APPROVED_TOTAL]);
 }
 
 export async function moveApprovedTotal(db: Executor, delta: 1 | -1): Promise<void> {
-  await db
-    .updateTable('counters')
-    .set((eb) => ({ value: eb('value', '+', delta) }))
-    .where('name', '=', APPROVED_TOTAL)
-    .execute();
+  await moveCounter(db, APPROVED_TOTAL, delta);
 }
 
 /**

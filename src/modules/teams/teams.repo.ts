@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { moveCounter, readCounterSum } from '../../core/db/counters.js';
 import type { DialectName } from '../../core/db/database.js';
 import { containsInsensitive } from '../../core/db/dialect.js';
 import type { DB, TeamsTable } from '../../core/db/schema.js';
@@ -119,18 +120,9 @@ export async function countTeamsMatching(
 
 /** All teams, from the maintained counter (DESIGN §5: no whole-table count per request). */
 export async function readTeamTotal(db: Executor): Promise<number> {
-  const row = await db
-    .selectFrom('counters')
-    .select('value')
-    .where('name', '=', TEAM_TOTAL)
-    .executeTakeFirst();
-  return Number(row?.value ?? 0);
+  return readCounterSum(db, [TEAM_TOTAL]);
 }
 
 export async function moveTeamTotal(db: Executor, delta: 1 | -1): Promise<void> {
-  await db
-    .updateTable('counters')
-    .set((eb) => ({ value: eb('value', '+', delta) }))
-    .where('name', '=', TEAM_TOTAL)
-    .execute();
+  await moveCounter(db, TEAM_TOTAL, delta);
 }

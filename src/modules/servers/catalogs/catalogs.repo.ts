@@ -1,6 +1,8 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { moveCounter, readCounterSum } from '../../../core/db/counters.js';
 import type { DialectName } from '../../../core/db/database.js';
 import { containsInsensitive } from '../../../core/db/dialect.js';
+import { countTagsMatchingIn, findTagIn, listTagsIn } from '../../catalogs/tag-tables.repo.js';
 import type { DB, ServerCategoriesTable, ServerTagsTable } from '../../../core/db/schema.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
@@ -11,32 +13,19 @@ export type ServerCategoryRow = Selectable<ServerCategoriesTable>;
 const TAG_TOTAL = 'server_tags';
 
 export const findTag = (db: Executor, by: { id: string } | { slug: string }) =>
-  db
-    .selectFrom('server_tags')
-    .selectAll()
-    .where('id' in by ? 'id' : 'slug', '=', 'id' in by ? by.id : by.slug)
-    .executeTakeFirst();
+  findTagIn(db, 'server_tags', by);
 
-export function listTags(
+export const listTags = (
   db: Executor,
   dialect: DialectName,
   search: string | undefined,
   limit: number,
   offset: number,
-): Promise<ServerTagRow[]> {
-  let query = db.selectFrom('server_tags').selectAll();
-  if (search !== undefined) query = query.where((eb) => containsInsensitive(dialect, eb.ref('name'), search));
-  return query.orderBy('name').orderBy('id').limit(limit).offset(offset).execute();
-}
+): Promise<ServerTagRow[]> =>
+  listTagsIn(db, dialect, 'server_tags', search, limit, offset) as Promise<ServerTagRow[]>;
 
-export async function countTagsMatching(db: Executor, dialect: DialectName, search: string): Promise<number> {
-  const row = await db
-    .selectFrom('server_tags')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where((eb) => containsInsensitive(dialect, eb.ref('name'), search))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
+export const countTagsMatching = (db: Executor, dialect: DialectName, search: string) =>
+  countTagsMatchingIn(db, dialect, 'server_tags', search);
 
 /** Most used first: the popular list and the autocomplete (with a search). */
 export function listTagsByUsage(
@@ -51,20 +40,11 @@ export function listTagsByUsage(
 }
 
 export async function readTagTotal(db: Executor): Promise<number> {
-  const row = await db
-    .selectFrom('counters')
-    .select('value')
-    .where('name', '=', TAG_TOTAL)
-    .executeTakeFirst();
-  return Number(row?.value ?? 0);
+  return readCounterSum(db, [TAG_TOTAL]);
 }
 
 export async function moveTagTotal(db: Executor, delta: 1 | -1): Promise<void> {
-  await db
-    .updateTable('counters')
-    .set((eb) => ({ value: eb('value', '+', delta) }))
-    .where('name', '=', TAG_TOTAL)
-    .execute();
+  await moveCounter(db, TAG_TOTAL, delta);
 }
 
 export async function tagSlugExists(db: Executor, slug: string): Promise<boolean> {

@@ -1,0 +1,36 @@
+// Named row counts kept in step with their tables (the `counters` table), so list totals never count a whole
+// table per request (DESIGN §5, §10). Move a counter in the transaction of the change it counts.
+import type { Kysely, Transaction } from 'kysely';
+import type { DialectName } from './database.js';
+import { prepared } from './prepared.js';
+import type { DB } from './schema.js';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+
+const counterValue = prepared<{ value: number }, [string]>(1, (db, _dialect, name) =>
+  db.selectFrom('counters').select('value').where('name', '=', name!),
+);
+
+/** A counter's value (0 when the row does not exist). Prepared: list totals read it on every request. */
+export async function readCounter(db: Kysely<DB>, dialect: DialectName, name: string): Promise<number> {
+  const rows = await counterValue(db, dialect, name);
+  return Number(rows[0]?.value ?? 0);
+}
+
+/** The sum of several counters (e.g. every status). */
+export async function readCounterSum(db: Executor, names: readonly string[]): Promise<number> {
+  const row = await db
+    .selectFrom('counters')
+    .select((eb) => eb.fn.sum<number>('value').as('total'))
+    .where('name', 'in', names)
+    .executeTakeFirst();
+  return Number(row?.total ?? 0);
+}
+
+export async function moveCounter(db: Executor, name: string, delta: number): Promise<void> {
+  await db
+    .updateTable('counters')
+    .set((eb) => ({ value: eb('value', '+', delta) }))
+    .where('name', '=', name)
+    .execute();
+}
