@@ -3,18 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
-
-interface Operation {
-  operationId?: string;
-  tags?: string[];
-  summary?: string;
-  security?: Array<Record<string, unknown>>;
-  responses?: Record<string, unknown>;
-}
-interface OpenApiDocument {
-  tags: Array<{ name: string }>;
-  paths: Record<string, Record<string, Operation>>;
-}
+import { loadOpenApi } from '../helpers/openapi.js';
+import type { OpenApiDocument } from '../helpers/openapi.js';
 
 /** gated: signed in and a role or a permission on the object (403 declared). */
 type Auth = 'none' | 'optional' | 'required' | 'gated';
@@ -124,9 +114,7 @@ describe('OpenAPI document', () => {
 
   beforeAll(async () => {
     t = await buildTestApp();
-    const response = await t.app.inject({ method: 'GET', url: '/openapi.json' });
-    expect(response.statusCode).toBe(200);
-    document = response.json() as OpenApiDocument;
+    document = await loadOpenApi(t.app);
   });
   afterAll(async () => t.close());
 

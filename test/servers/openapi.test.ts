@@ -3,18 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
-
-interface Operation {
-  operationId?: string;
-  tags?: string[];
-  summary?: string;
-  security?: unknown[];
-  responses?: Record<string, unknown>;
-}
-interface OpenApiDocument {
-  tags: Array<{ name: string }>;
-  paths: Record<string, Record<string, Operation>>;
-}
+import { loadOpenApi } from '../helpers/openapi.js';
+import type { OpenApiDocument } from '../helpers/openapi.js';
 
 // [method, path, operationId, tag, authenticated (401 declared), has a server/catalog id (404 declared)]
 const ROUTES: Array<[string, string, string, string, boolean, boolean]> = [
@@ -87,9 +77,7 @@ describe('OpenAPI document', () => {
 
   beforeAll(async () => {
     t = await buildTestApp();
-    const response = await t.app.inject({ method: 'GET', url: '/openapi.json' });
-    expect(response.statusCode).toBe(200);
-    document = response.json() as OpenApiDocument;
+    document = await loadOpenApi(t.app);
   });
   afterAll(async () => t.close());
 
