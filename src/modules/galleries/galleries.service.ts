@@ -1,6 +1,7 @@
 // Resource galleries (interface "Gallery images"): PNG/JPG/WEBP images re-encoded with a 400x300 WEBP
 // thumbnail, in a gapless order from 0. Reading follows the resource's visibility; writing needs edit rights.
 // Objects are stored before their row and deleted after it (DESIGN §4.6).
+import { planReorder } from '../../core/http/reorder.js';
 import type { Kysely } from 'kysely';
 import type { Actor } from '../../core/auth/authenticate.js';
 import type { ResourceAccess } from '../../core/auth/resource-access.js';
@@ -206,20 +207,8 @@ export function createGalleriesService(deps: {
       await db.transaction().execute(async (trx) => {
         if (!(await lockResource(trx, dialect, resourceId))) throw notFound('Resource');
         const images = await repo.listImages(trx, resourceId);
-        const existing = new Set(images.map((row) => row.id));
-        const given = new Set(imageIds);
-        if (
-          given.size !== imageIds.length ||
-          given.size !== existing.size ||
-          imageIds.some((id) => !existing.has(id))
-        ) {
-          throw badRequest('imageIds must list every existing gallery image exactly once', {
-            fields: { 'body.imageIds': 'must contain exactly the existing image ids' },
-          });
-        }
-        const positions = new Map(images.map((row) => [row.id, row.position]));
-        for (const [index, id] of imageIds.entries()) {
-          if (positions.get(id) !== index) await repo.updateImage(trx, id, { position: index });
+        for (const { id, position } of planReorder(images, imageIds, 'imageIds', 'gallery image')) {
+          await repo.updateImage(trx, id, { position });
         }
       });
     },

@@ -1,11 +1,12 @@
 // Social links of users, teams and servers: one set of rules (DESIGN §8 "Social"): at most 10 per owner,
 // `order` gapless from 0, a reorder lists exactly the existing ids.
+import { planReorder } from '../../core/http/reorder.js';
 import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../../core/clock.js';
 import type { DialectName } from '../../core/db/database.js';
 import { lockForUpdate } from '../../core/db/dialect.js';
 import type { DB } from '../../core/db/schema.js';
-import { badRequest, conflict, notFound } from '../../core/http/errors.js';
+import { conflict, notFound } from '../../core/http/errors.js';
 import { newId } from '../../core/ids.js';
 import { toSocialLink } from './social-links.mapper.js';
 import type { SocialLinkView } from './social-links.mapper.js';
@@ -103,24 +104,11 @@ export function createSocialLinksService({
       return db.transaction().execute(async (trx) => {
         await lockOwner(trx, ownerType, ownerId);
         const links = await repo.listLinks(trx, ownerType, ownerId);
-        const existing = new Set(links.map((row) => row.id));
-        const given = new Set(linkIds);
-        if (
-          given.size !== linkIds.length ||
-          given.size !== existing.size ||
-          linkIds.some((id) => !existing.has(id))
-        ) {
-          throw badRequest('linkIds must list every existing social link exactly once', {
-            fields: { 'body.linkIds': 'must contain exactly the existing link ids' },
-          });
+        for (const { id, position } of planReorder(links, linkIds, 'linkIds', 'social link')) {
+          await repo.updateLink(trx, id, { position });
         }
         const byId = new Map(links.map((row) => [row.id, row]));
-        const reordered = linkIds.map((id, index) => ({ ...byId.get(id)!, position: index }));
-        for (const row of reordered) {
-          if (byId.get(row.id)!.position !== row.position)
-            await repo.updateLink(trx, row.id, { position: row.position });
-        }
-        return reordered.map(toSocialLink);
+        return linkIds.map((id, position) => toSocialLink({ ...byId.get(id)!, position }));
       });
     },
   };

@@ -1,12 +1,13 @@
 // External links of a resource (DESIGN §8 "Social"): at most 20, `order` gapless from 0, a reorder lists exactly
 // the existing ids. Reading follows the resource's visibility; writing needs edit rights.
+import { planReorder } from '../../../core/http/reorder.js';
 import type { Kysely } from 'kysely';
 import type { Actor } from '../../../core/auth/authenticate.js';
 import type { ResourceAccess } from '../../../core/auth/resource-access.js';
 import type { Clock } from '../../../core/clock.js';
 import type { DialectName } from '../../../core/db/database.js';
 import type { DB } from '../../../core/db/schema.js';
-import { badRequest, conflict, notFound } from '../../../core/http/errors.js';
+import { conflict, notFound } from '../../../core/http/errors.js';
 import { newId } from '../../../core/ids.js';
 import { lockResource } from '../resources.repo.js';
 import type { ResourcesService } from '../resources.service.js';
@@ -105,25 +106,11 @@ export function createExternalLinksService(deps: {
       return db.transaction().execute(async (trx) => {
         if (!(await lockResource(trx, dialect, resourceId))) throw notFound('Resource');
         const links = await repo.listLinks(trx, resourceId);
-        const existing = new Set(links.map((row) => row.id));
-        const given = new Set(linkIds);
-        if (
-          given.size !== linkIds.length ||
-          given.size !== existing.size ||
-          linkIds.some((id) => !existing.has(id))
-        ) {
-          throw badRequest('linkIds must list every existing external link exactly once', {
-            fields: { 'body.linkIds': 'must contain exactly the existing link ids' },
-          });
+        for (const { id, position } of planReorder(links, linkIds, 'linkIds', 'external link')) {
+          await repo.updateLink(trx, id, { position });
         }
         const byId = new Map(links.map((row) => [row.id, row]));
-        const reordered = linkIds.map((id, index) => ({ ...byId.get(id)!, position: index }));
-        for (const row of reordered) {
-          if (byId.get(row.id)!.position !== row.position) {
-            await repo.updateLink(trx, row.id, { position: row.position });
-          }
-        }
-        return reordered.map(toExternalLink);
+        return linkIds.map((id, position) => toExternalLink({ ...byId.get(id)!, position }));
       });
     },
   };
