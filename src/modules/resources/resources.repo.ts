@@ -1,5 +1,6 @@
 // Resource rows and the counters that move with them. Read views (owner, catalogs, lists) are in
 // resource-views.repo.ts; catalog links in resource-links.repo.ts.
+import { swapImageKey } from '../../core/db/image-columns.js';
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
 import { lockForUpdate } from '../../core/db/dialect.js';
@@ -102,22 +103,14 @@ export async function deleteResourceRow(db: Executor, id: string): Promise<Resou
  * Swaps an image key only if it is still `expected`: of two concurrent uploads the second one loses instead of
  * orphaning the object the first one stored.
  */
-export async function swapResourceImage(
+export const swapResourceImage = (
   db: Executor,
   id: string,
   column: 'icon_key' | 'banner_key',
   expected: string | null,
   next: string | null,
   at: string,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('resources')
-    .set({ [column]: next, updated_at: at })
-    .where('id', '=', id)
-    .where(column, expected === null ? 'is' : '=', expected)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
+): Promise<boolean> => swapImageKey(db, 'resources', id, column, expected, next, at);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Counters (rows of `counters`, created by migration 0004)

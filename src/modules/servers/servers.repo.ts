@@ -1,4 +1,5 @@
 // Writes and plain reads of the servers table, the team server counter and the approved-servers total.
+import { swapImageKey } from '../../core/db/image-columns.js';
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import { moveCounter, readCounterSum } from '../../core/db/counters.js';
 import type { DialectName } from '../../core/db/database.js';
@@ -32,22 +33,14 @@ export async function updateServer(db: Executor, id: string, patch: Updateable<S
  * Swaps an image key only if it is still `expected`: of two concurrent uploads the second one loses instead of
  * orphaning the object the first one stored.
  */
-export async function swapServerImage(
+export const swapServerImage = (
   db: Executor,
   id: string,
   column: 'logo_key' | 'banner_key',
   expected: string | null,
   next: string | null,
   at: string,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('servers')
-    .set({ [column]: next, updated_at: at })
-    .where('id', '=', id)
-    .where(column, expected === null ? 'is' : '=', expected)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
+): Promise<boolean> => swapImageKey(db, 'servers', id, column, expected, next, at);
 
 /** Moves the status only if it still is `from`, so two concurrent moderators cannot both act on one status. */
 export async function moveStatus(

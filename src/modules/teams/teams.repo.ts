@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { swapImageKey } from '../../core/db/image-columns.js';
 import { moveCounter, readCounterSum } from '../../core/db/counters.js';
 import type { DialectName } from '../../core/db/database.js';
 import { containsInsensitive } from '../../core/db/dialect.js';
@@ -35,22 +36,14 @@ export async function updateTeam(db: Executor, id: string, patch: Updateable<Tea
  * Swaps an image key only if it is still `expected`: of two concurrent uploads the second one loses instead of
  * orphaning the object the first one stored.
  */
-export async function swapTeamImage(
+export const swapTeamImage = (
   db: Executor,
   id: string,
   column: 'logo_key' | 'banner_key',
   expected: string | null,
   next: string | null,
   at: string,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('teams')
-    .set({ [column]: next, updated_at: at })
-    .where('id', '=', id)
-    .where(column, expected === null ? 'is' : '=', expected)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
+): Promise<boolean> => swapImageKey(db, 'teams', id, column, expected, next, at);
 
 /**
  * Deletes the team only while it owns no resources or servers (the condition is re-checked by the DELETE itself,

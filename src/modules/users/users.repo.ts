@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { swapImageKey } from '../../core/db/image-columns.js';
 import type { DialectName } from '../../core/db/database.js';
 import { containsInsensitive, jsonArrayFrom } from '../../core/db/dialect.js';
 import { prepared } from '../../core/db/prepared.js';
@@ -36,22 +37,14 @@ export async function updateUser(db: Executor, id: string, patch: Updateable<Use
 }
 
 /** Compare-and-set of an image column: false when the row no longer holds `expected`. */
-export async function swapUserImage(
+export const swapUserImage = (
   db: Executor,
   id: string,
   column: 'image_key' | 'banner_key',
   expected: string | null,
   next: string | null,
   at: string,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('users')
-    .set({ [column]: next, updated_at: at })
-    .where('id', '=', id)
-    .where(column, expected === null ? 'is' : '=', expected)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
+): Promise<boolean> => swapImageKey(db, 'users', id, column, expected, next, at);
 
 /** Username or display name contains q (case-insensitive, wildcards literal); most-followed first. */
 export function searchUsers(
