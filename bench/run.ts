@@ -2,11 +2,13 @@
 // node:http server answering the same bytes; runs autocannon against both in the same run and prints
 // req/s, p50, p99 and the ratio to bare. BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50),
 // BENCH_USERS (default 10000), BENCH_RESOURCES (default 100000), BENCH_SERVERS (default 20000),
-// BENCH_DATABASE_URL (PostgreSQL; default a fresh SQLite file).
-import { execFileSync, fork } from 'node:child_process';
+// BENCH_DATABASE_URL (PostgreSQL; default a fresh SQLite file), BENCH_PIN (default 1: with `taskset` and two or
+// more CPUs, the measured server runs on CPU 0 and the load generator on CPU 1, so neither steals the other's
+// core and run-to-run noise drops).
+import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { openDatabase } from '../src/core/db/database.js';
@@ -21,11 +23,23 @@ const only = process.env['BENCH_ONLY'];
 const resourceCount = Number(process.env['BENCH_RESOURCES'] ?? 100_000);
 const serverCount = Number(process.env['BENCH_SERVERS'] ?? 20_000);
 
+function hasTaskset(): boolean {
+  try {
+    execFileSync('taskset', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const pin = process.env['BENCH_PIN'] !== '0' && availableParallelism() >= 2 && hasTaskset();
+
 function start(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
-    const child = fork(script, [], {
-      // The service runs compiled (bench/server.mjs imports dist/); the bare server is tiny TypeScript.
-      execArgv: script.endsWith('.ts') ? ['--import', 'tsx'] : [],
+    // The service runs compiled (bench/server.mjs imports dist/); the bare server is tiny TypeScript.
+    const node = [process.execPath, ...(script.endsWith('.ts') ? ['--import', 'tsx'] : []), script];
+    const [command, ...args] = pin ? ['taskset', '-c', '0', ...node] : node;
+    const child = spawn(command!, args, {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -60,8 +74,8 @@ function cpuOf(child: ChildProcess): Promise<number> {
 }
 
 async function load(url: string, server: ChildProcess, status = 200): Promise<Measure> {
-  // A short warm-up so the JIT and caches settle before the measured run.
-  await autocannon({ url, connections, duration: 1 });
+  // A warm-up so the JIT, the garbage collector and the caches settle before the measured run.
+  await autocannon({ url, connections, duration: 2 });
   const before = await cpuOf(server);
   const result = await autocannon({ url, connections, duration, pipelining: 1 });
   const cpu = (await cpuOf(server)) - before;
@@ -76,6 +90,8 @@ async function load(url: string, server: ChildProcess, status = 200): Promise<Me
 }
 
 async function main(): Promise<void> {
+  // The load generator (autocannon, in this process: all its threads) on CPU 1; servers start on CPU 0.
+  if (pin) execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
   // Measure what `npm start` runs: the compiled build, brought up to date first.
   execFileSync(process.execPath, ['scripts/ensure-build.mjs'], { stdio: 'inherit' });
   const dataDir = mkdtempSync(join(tmpdir(), 'marketplace-bench-'));
@@ -148,7 +164,8 @@ async function main(): Promise<void> {
   ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ');
-  console.log(`\n${connections} connections, ${duration} s each, ${databaseUrl.split(':')[0]}\n`);
+  const pinned = pin ? ', server on CPU 0 and load on CPU 1' : '';
+  console.log(`\n${connections} connections, ${duration} s each, ${databaseUrl.split(':')[0]}${pinned}\n`);
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
   for (const row of rows) console.log(line(row));

@@ -1,5 +1,4 @@
 // buildApp(config): core plugins first, then every module (modules/index.ts holds the URL map).
-import { hash } from 'node:crypto';
 import cors from '@fastify/cors';
 import etag from '@fastify/etag';
 import multipart from '@fastify/multipart';
@@ -11,6 +10,7 @@ import { authenticate } from './core/auth/authenticate.js';
 import { systemClock } from './core/clock.js';
 import type { Clock } from './core/clock.js';
 import { openDatabase } from './core/db/database.js';
+import { etagHash } from './core/http/rendered.js';
 import type { Database } from './core/db/database.js';
 import { migrateToLatest } from './core/db/migrator.js';
 import { registerErrorHandling } from './core/http/error-handler.js';
@@ -98,8 +98,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       'etag',
     ],
   });
-  // One-shot crypto.hash avoids building a Hash object per response.
-  await app.register(etag, { weak: true, hashFn: (payload) => hash('sha1', payload, 'base64url') });
+  await app.register(etag, { weak: true, hashFn: etagHash });
   await app.register(multipart, {
     limits: { fileSize: config.maxFileBytes, files: 1, fields: 20, fieldSize: 100_000 },
   });

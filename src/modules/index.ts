@@ -29,6 +29,7 @@ import { serverTagsRoutes } from './servers/catalogs/tags.routes.js';
 import { serverModerationRoutes } from './servers/moderation/moderation.routes.js';
 import { createServerModerationService } from './servers/moderation/moderation.service.js';
 import { createDirectoryCache } from '../core/http/page-cache.js';
+import { createObjectCache } from '../core/http/object-cache.js';
 import { serverDescriptionImagesRoutes } from './servers/server-description-images.routes.js';
 import { serverImagesRoutes } from './servers/server-images.routes.js';
 import { serverListsRoutes } from './servers/server-lists.routes.js';
@@ -103,7 +104,9 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
   await app.register(systemRoutes, context);
   await app.register(authRoutes, { auth: createAuthService({ db, clock }), users });
   await app.register(apiKeysRoutes, { apiKeys: createApiKeysService({ db, dialect, clock }) });
-  await app.register(usersRoutes, { users });
+  // Anonymous single-object reads (profiles, resources, servers) kept until the database changes.
+  const objects = createObjectCache({ changes: database.reader?.changes });
+  await app.register(usersRoutes, { users, objects });
   await app.register(followsRoutes, { follows: createFollowsService({ db, clock, urls }) });
   await app.register(async (scope) => {
     const ownProfile = async (request: Parameters<typeof requireActor>[0]) => requireActor(request).userId;
@@ -159,7 +162,7 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
   });
   const resourceLists = createResourceListsService({ db, dialect, urls, resourceAccess });
   const resourceParts = { db, dialect, clock, urls, resourceAccess, resources };
-  await app.register(resourcesRoutes, { resources, deletion: resourceDeletion });
+  await app.register(resourcesRoutes, { resources, deletion: resourceDeletion, objects });
   // The rendered pages of GET /resources, filed under the catalogue version (resources.repo.ts).
   const resourceCatalogue = createDirectoryCache({
     clock,
@@ -231,7 +234,15 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
     maxFileBytes: context.config.maxFileBytes,
   });
   await app.register(downloadsRoutes, {
-    downloads: createDownloadsService({ db, dialect, storage, clock, versionAccess, versions }),
+    downloads: createDownloadsService({
+      db,
+      dialect,
+      storage,
+      clock,
+      versionAccess,
+      versions,
+      changes: database.reader?.changes,
+    }),
   });
   await app.register(galleriesRoutes, { galleries });
 
@@ -269,6 +280,7 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
   await app.register(serversRoutes, {
     servers,
     transfer: createServerTransfer({ db, dialect, clock, access, serverAccess }),
+    objects,
   });
   await app.register(serverListsRoutes, {
     lists: serverLists,

@@ -1,5 +1,5 @@
 // buildTestApp: the real app on a real, freshly migrated database.
-// SQLite in memory by default; a fresh PostgreSQL schema per app when TEST_DATABASE_URL is set;
+// SQLite on a file in a temp dir by default (as in production: a write connection and a read connection); a fresh PostgreSQL schema per app when TEST_DATABASE_URL is set;
 // S3 storage (s3rver) when TEST_S3_ENDPOINT is set, local disk in a temp dir otherwise.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,7 +56,9 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     : {};
   const config = loadConfig({
     DATA_DIR: dataDir,
-    DATABASE_URL: database?.url ?? ':memory:',
+    DATABASE_URL: database?.url ?? `sqlite:${join(dataDir, 'test.db')}`,
+    // Durability is not under test; fsync per commit only slows the suite.
+    SQLITE_SYNCHRONOUS: 'NORMAL',
     PUBLIC_URL: 'http://api.test',
     SECRET: TEST_SECRET,
     RATE_LIMIT: 'off',

@@ -6,7 +6,7 @@ import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
 import { expectError } from '../helpers/http.js';
 import { pngImage } from '../fixtures/images.js';
-import { createResourceCast, resourceFor } from '../resources/helpers.js';
+import { createResourceCast, moderate, resourceFor } from '../resources/helpers.js';
 import type { ResourceBody, ResourceCast } from '../resources/helpers.js';
 import { act, readVersion, unzip, versionIn, versionUrl } from './helpers.js';
 import type { VersionBody } from './helpers.js';
@@ -93,6 +93,42 @@ describe('one file', () => {
     const whole = await download(resource.id, version.id);
     expect(whole.statusCode).toBe(302);
     expect((await follow(whole.headers['location'] as string)).body.equals(png)).toBe(true);
+  });
+
+  it('hands out the same link within a second and a fresh one after; both serve the file', async () => {
+    const resource = await resourceFor(t.app, cast, 'USER', 'APPROVED');
+    const version = await versionIn(t.app, actors(), resource.id, 'APPROVED');
+    const fileId = version.files[0]!.id;
+    const link = async () =>
+      (await download(resource.id, version.id, { fileId })).headers['location'] as string;
+    const saved = t.clock.now();
+    try {
+      t.clock.set('2030-05-01T12:00:00.100Z');
+      const first = await link();
+      t.clock.set('2030-05-01T12:00:00.900Z');
+      expect(await link()).toBe(first);
+      t.clock.set('2030-05-01T12:00:01.000Z');
+      const later = await link();
+      if (t.app.context.storage.driver === 'local') {
+        const expires = (location: string) => Number(new URL(location).searchParams.get('expires'));
+        expect(expires(later) - expires(first)).toBe(1);
+      }
+      expect((await follow(first)).status).toBe(200);
+      expect((await follow(later)).status).toBe(200);
+    } finally {
+      t.clock.set(saved);
+    }
+  });
+
+  it('is refused to the public at once when the resource is suspended, and served again after', async () => {
+    const resource = await resourceFor(t.app, cast, 'USER', 'APPROVED');
+    const version = await versionIn(t.app, actors(), resource.id, 'APPROVED');
+    const fileId = version.files[0]!.id;
+    expect((await download(resource.id, version.id, { fileId })).statusCode).toBe(302);
+    await moderate(t.app, cast.moderator, resource.id, 'SUSPEND');
+    expectError(await download(resource.id, version.id, { fileId }), 404);
+    await moderate(t.app, cast.moderator, resource.id, 'UNSUSPEND');
+    expect((await download(resource.id, version.id, { fileId })).statusCode).toBe(302);
   });
 
   it('a file of another version, or of another resource, is 404', async () => {

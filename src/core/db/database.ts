@@ -5,13 +5,18 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../../config.js';
 import type { DB } from './schema.js';
-import { sqliteDialect } from './sqlite.js';
+import { registerReadConnection } from './prepared.js';
+import { openSqlite, sqliteDialect } from './sqlite.js';
+import { openReadConnection } from './sqlite-reads.js';
+import type { ReadConnection } from './sqlite-reads.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
 export interface Database {
   db: Kysely<DB>;
   dialect: DialectName;
+  /** SQLite on a file: the connection hot reads use (sqlite.ts). Absent on PostgreSQL and `:memory:`. */
+  reader?: ReadConnection;
   destroy(): Promise<void>;
 }
 
@@ -47,6 +52,22 @@ export function openDatabase(
     mkdirSync(config.dataDir, { recursive: true });
     filename = join(config.dataDir, 'marketplace.db');
   }
-  const db = new Kysely<DB>({ dialect: sqliteDialect({ filename, synchronous: config.sqliteSynchronous }) });
-  return { db, dialect: 'sqlite', destroy: () => db.destroy() };
+  const writer = openSqlite({ filename, synchronous: config.sqliteSynchronous });
+  // An in-memory database exists only inside its one connection: there, hot reads go through Kysely too.
+  if (filename === ':memory:') {
+    const db = new Kysely<DB>({ dialect: sqliteDialect(writer) });
+    return { db, dialect: 'sqlite', destroy: () => db.destroy() };
+  }
+  const reader = openReadConnection(filename);
+  const db = new Kysely<DB>({ dialect: sqliteDialect(writer, reader.committed) });
+  registerReadConnection(db, reader);
+  return {
+    db,
+    dialect: 'sqlite',
+    reader,
+    destroy: async () => {
+      reader.close();
+      await db.destroy();
+    },
+  };
 }

@@ -1,10 +1,19 @@
 // Hot reads skip Kysely's per-call query building: the query is built and compiled once per dialect with
-// placeholder arguments, and later calls only swap the parameter values. With the SQLite driver's statement
-// cache this makes a hot read cost about what the database itself costs.
+// placeholder arguments, and later calls only swap the parameter values. On SQLite files they also skip
+// Kysely's execution path: they run synchronously on the read connection (sqlite.ts ReadConnection), unless
+// called inside a transaction, whose own uncommitted writes they must see.
 import { CompiledQuery } from 'kysely';
 import type { Compilable, Kysely } from 'kysely';
 import type { DialectName } from './database.js';
 import type { DB } from './schema.js';
+import type { ReadConnection } from './sqlite-reads.js';
+
+/** The read connection of each SQLite database (database.ts registers it when it opens one). */
+const readConnections = new WeakMap<Kysely<DB>, ReadConnection>();
+
+export function registerReadConnection(db: Kysely<DB>, reader: ReadConnection): void {
+  readConnections.set(db, reader);
+}
 
 /** A value that stands for argument i while the query is compiled. */
 const placeholder = (index: number): string => `\u0000prepared-arg-${index}\u0000`;
@@ -44,6 +53,9 @@ export function prepared<Row, Args extends unknown[]>(
       templates.set(dialect, template);
     }
     const parameters = template.slots.map((slot) => ('arg' in slot ? args[slot.arg] : slot.value));
+    // A transaction object is a different Kysely instance, so it never finds the read connection.
+    const reader = readConnections.get(db);
+    if (reader !== undefined) return reader.all<Row>(template.sql, parameters);
     const result = await db.executeQuery<Row>(CompiledQuery.raw(template.sql, parameters));
     return result.rows;
   };

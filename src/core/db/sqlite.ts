@@ -16,7 +16,7 @@ function toSqliteParam(value: Param): Param {
   return value;
 }
 
-function toSqliteParams(parameters: readonly Param[]): Param[] {
+export function toSqliteParams(parameters: readonly Param[]): Param[] {
   return parameters.map(toSqliteParam);
 }
 
@@ -34,24 +34,35 @@ export function openSqlite(options: SqliteOptions): Database.Database {
   return db;
 }
 
-function wrap(stmt: Database.Statement): SqliteStatement {
+function wrap(db: Database.Database, stmt: Database.Statement, committed: () => void): SqliteStatement {
+  // Whether the statement made a change visible to other connections: a write outside a transaction, or the
+  // end of one (COMMIT counts as read-only to SQLite, so "was in a transaction, is no longer" catches it).
+  const execute = <T>(run: () => T): T => {
+    const inTransaction = db.inTransaction;
+    const result = run();
+    if (!db.inTransaction && (inTransaction || !stmt.readonly)) committed();
+    return result;
+  };
   return {
     reader: stmt.reader,
-    all: (parameters) => stmt.all(...toSqliteParams(parameters)),
-    run: (parameters) => stmt.run(...toSqliteParams(parameters)),
+    all: (parameters) => execute(() => stmt.all(...toSqliteParams(parameters))),
+    run: (parameters) => execute(() => stmt.run(...toSqliteParams(parameters))),
     iterate: (parameters) => stmt.iterate(...toSqliteParams(parameters)),
   };
 }
 
-/** Wraps a connection so Kysely's driver gets cached statements and IMMEDIATE transactions. */
-export function cachingDatabase(db: Database.Database): SqliteDatabase {
+/**
+ * Wraps a connection so Kysely's driver gets cached statements and IMMEDIATE transactions. `committed` is called
+ * after every statement that made a change visible to other connections.
+ */
+export function cachingDatabase(db: Database.Database, committed: () => void = () => {}): SqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
   return {
     close: () => db.close(),
     prepare(sql: string): SqliteStatement {
       let statement = cache.get(sql);
       if (statement === undefined) {
-        statement = wrap(db.prepare(sql === 'begin' ? 'begin immediate' : sql));
+        statement = wrap(db, db.prepare(sql === 'begin' ? 'begin immediate' : sql), committed);
         // The set of query shapes is bounded by the code, so this rarely fills; when it does, drop the oldest.
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
         cache.set(sql, statement);
@@ -61,6 +72,7 @@ export function cachingDatabase(db: Database.Database): SqliteDatabase {
   };
 }
 
-export function sqliteDialect(options: SqliteOptions): SqliteDialect {
-  return new SqliteDialect({ database: () => Promise.resolve(cachingDatabase(openSqlite(options))) });
+/** Kysely over an already-open connection (the read connection must open after the file exists in WAL mode). */
+export function sqliteDialect(connection: Database.Database, committed?: () => void): SqliteDialect {
+  return new SqliteDialect({ database: () => Promise.resolve(cachingDatabase(connection, committed)) });
 }

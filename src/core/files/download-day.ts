@@ -15,5 +15,13 @@
 // - The day is UTC for everyone, so "once per day" means the same thing whatever the client's time zone and
 //   the boundary never moves with daylight saving time.
 
+const MS_PER_DAY = 86_400_000;
+/** The last day formatted: every download asks, and the answer changes once a day. */
+let last = { day: Number.NaN, text: '' };
+
 /** 'YYYY-MM-DD' of `date` in UTC. */
-export const utcDay = (date: Date): string => date.toISOString().slice(0, 10);
+export function utcDay(date: Date): string {
+  const day = Math.floor(date.getTime() / MS_PER_DAY);
+  if (day !== last.day) last = { day, text: date.toISOString().slice(0, 10) };
+  return last.text;
+}

@@ -8,26 +8,19 @@
 // therefore never served after such a change, on any instance. Only figures that change constantly (live
 // player counts, download counts) and owner profile changes (names, avatars, team logos) reach the page
 // through expiry, within DIRECTORY_CACHE_TTL_MS.
-import { hash } from 'node:crypto';
+import { weakEtag } from './rendered.js';
+import type { RenderedBody } from './rendered.js';
 import type { Clock } from '../clock.js';
 
 export const DIRECTORY_CACHE_TTL_MS = 5_000;
 /** Bounds memory: about 18 KB a default page, 90 KB at limit 100. */
 const MAX_ENTRIES = 256;
 
-export interface RenderedPage {
-  body: string;
-  etag: string;
-}
-
 interface Entry {
   version: number;
   expiresAt: number;
-  page: RenderedPage;
+  page: RenderedBody;
 }
-
-/** The same weak ETag the app computes for every other response (app.ts), computed once per rendering. */
-const weakEtag = (body: string) => `W/"${hash('sha1', body, 'base64url')}"`;
 
 export type DirectoryCache = ReturnType<typeof createDirectoryCache>;
 
@@ -49,7 +42,7 @@ export function createDirectoryCache(deps: {
      * rendered by `render` and kept. The version is read before rendering, so a kept page is never older than
      * the version it is filed under.
      */
-    async page(key: string, render: () => Promise<string>): Promise<RenderedPage> {
+    async page(key: string, render: () => Promise<string>): Promise<RenderedBody> {
       const version = await readVersion();
       const now = clock.now().getTime();
       const entry = entries.get(key);

@@ -5,6 +5,7 @@ import { requireActor, requireUser } from '../../core/auth/authenticate.js';
 import { SECURED } from '../../core/http/openapi.js';
 import { Id, PageQuery, errors } from '../../core/http/schemas.js';
 import { typed } from '../../core/http/typed.js';
+import { renderWith, sendRendered } from '../../core/http/rendered.js';
 import type { DirectoryCache } from '../../core/http/page-cache.js';
 import type { ResourceListsService } from './resource-lists.service.js';
 import { OPTIONAL_AUTH, ResourceList, ResourceListQuery } from './resources.schemas.js';
@@ -53,13 +54,10 @@ export async function resourceListsRoutes(
       },
     },
     async (request, reply) => {
-      const page = await cache.page(catalogueKey(request.query), async () =>
-        String(reply.serialize(await lists.listPublic(request.query))),
+      const page = await cache.page(catalogueKey(request.query), () =>
+        renderWith(reply, lists.listPublic(request.query)),
       );
-      // Serialized by this route's own serializer when it was rendered: with a JSON content type Fastify sends
-      // the string as is, and the ETag kept with it spares hashing the body again.
-      reply.type('application/json; charset=utf-8').header('etag', page.etag);
-      return reply.send(page.body as unknown as Static<typeof ResourceList>);
+      return sendRendered(reply, page);
     },
   );
 

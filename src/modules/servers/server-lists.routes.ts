@@ -1,12 +1,12 @@
 // The server lists: the public directory, and the servers of one owner (a user, yourself, a team).
 import type { FastifyInstance } from 'fastify';
-import type { Static } from 'typebox';
 import { requireActor, requireUser } from '../../core/auth/authenticate.js';
 import { SECURED } from '../../core/http/openapi.js';
 import { errors } from '../../core/http/schemas.js';
 import { typed } from '../../core/http/typed.js';
 import type { ServerListsService } from './server-lists.service.js';
 import { directoryKey } from '../../core/http/page-cache.js';
+import { renderWith, sendRendered } from '../../core/http/rendered.js';
 import type { DirectoryCache } from '../../core/http/page-cache.js';
 import {
   ServerIdParams,
@@ -46,12 +46,9 @@ export async function serverListsRoutes(
       const query = { ...filter, limit, offset };
       const page = await directory.page(directoryKey(query), async () => {
         const { servers, total } = await lists.list(query);
-        return reply.serialize({ servers, total, meta: { total, limit, offset } }) as string;
+        return renderWith(reply, Promise.resolve({ servers, total, meta: { total, limit, offset } }));
       });
-      // Already serialized by the route's own serializer: with a JSON content type Fastify sends the string as
-      // is, and the ETag kept with it spares hashing the body again.
-      reply.type('application/json; charset=utf-8').header('etag', page.etag);
-      return reply.send(page.body as unknown as Static<typeof ServerList>);
+      return sendRendered(reply, page);
     },
   );
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { typed } from '../../core/http/typed.js';
 import { requireActor, requireUser } from '../../core/auth/authenticate.js';
 import { readBufferedUpload } from '../../core/http/multipart.js';
+import type { ObjectCache } from '../../core/http/object-cache.js';
 import { SECURED } from '../../core/http/openapi.js';
 import { uploadLimit } from '../../core/http/rate-limits.js';
 import { errors, ref } from '../../core/http/schemas.js';
@@ -27,7 +28,7 @@ const uploadSchema = (field: string) => ({
 
 export async function usersRoutes(
   fastify: FastifyInstance,
-  { users }: { users: UsersService },
+  { users, objects }: { users: UsersService; objects: ObjectCache },
 ): Promise<void> {
   const app = typed(fastify);
   app.get(
@@ -160,7 +161,15 @@ export async function usersRoutes(
         response: { 200: ref(PublicProfile), ...errors(404) },
       },
     },
-    async (request) => users.getPublicProfileByUsername(request.params.username, request.actor?.userId),
+    async (request, reply) => {
+      const { username } = request.params;
+      const viewer = request.actor?.userId;
+      // Anonymous callers all get the same answer (no isFollowing): kept until the database changes.
+      if (viewer !== undefined) return users.getPublicProfileByUsername(username, viewer);
+      return objects.send(reply, `user-by-name:${username.toLowerCase()}`, () =>
+        users.getPublicProfileByUsername(username, undefined),
+      );
+    },
   );
 
   app.get(
@@ -174,6 +183,11 @@ export async function usersRoutes(
         response: { 200: ref(PublicProfile), ...errors(404) },
       },
     },
-    async (request) => users.getPublicProfileById(request.params.userId, request.actor?.userId),
+    async (request, reply) => {
+      const { userId } = request.params;
+      const viewer = request.actor?.userId;
+      if (viewer !== undefined) return users.getPublicProfileById(userId, viewer);
+      return objects.send(reply, `user:${userId}`, () => users.getPublicProfileById(userId, undefined));
+    },
   );
 }

@@ -14,6 +14,8 @@ import { isCompressedKind, streamZip } from '../../../core/files/zip.js';
 import { notFound } from '../../../core/http/errors.js';
 import { safeFileName } from '../../../core/http/multipart.js';
 import { newId } from '../../../core/ids.js';
+import { createChangeCache } from '../../../core/db/change-cache.js';
+import { memoizedSignedUrls } from '../../../core/storage/signed-url-memo.js';
 import type { Storage } from '../../../core/storage/storage.js';
 import { lockResource } from '../../resources/resources.repo.js';
 import type { VersionsService } from '../versions.service.js';
@@ -42,8 +44,13 @@ export function createDownloadsService(deps: {
   clock: Clock;
   versionAccess: VersionAccess;
   versions: Pick<VersionsService, 'requireVersion'>;
+  /** The database's change counter (core/db/sqlite-reads.ts), when it has one. */
+  changes: (() => number) | undefined;
 }) {
   const { db, dialect, storage, clock, versionAccess, versions } = deps;
+  // A client downloading the same file again (the common case) is answered without a query until anything in the
+  // database changes: the row includes whether this client was already counted today, so the key names both.
+  const fileTargets = createChangeCache<repo.FileTargetRow | undefined>({ changes: deps.changes });
 
   /** The dedup key of a download by this client now (core/files/download-day.ts). */
   function dedupKey(client: DownloadClient, subject: { type: 'FILE' | 'VERSION'; id: string }) {
@@ -80,8 +87,9 @@ export function createDownloadsService(deps: {
     });
   }
 
+  const signedUrl = memoizedSignedUrls(storage, () => clock.now());
   const signed = (key: string, fileName: string) =>
-    storage.signedUrl(key, { expiresIn: SIGNED_URL_SECONDS, downloadName: fileName });
+    signedUrl(key, { expiresIn: SIGNED_URL_SECONDS, downloadName: fileName });
 
   return {
     /** The signed URL of one file; counted per file. */
@@ -93,11 +101,10 @@ export function createDownloadsService(deps: {
       fileId: string,
     ): Promise<string> {
       const key = dedupKey(client, { type: 'FILE', id: fileId });
-      const target = await repo.findFileTarget(
-        db,
-        dialect,
-        { resourceId, versionId, fileId },
-        { clientKey: key.client_key, day: key.day },
+      const ids = { resourceId, versionId, fileId };
+      const target = await fileTargets.get(
+        `${fileId}\n${versionId}\n${resourceId}\n${key.client_key}\n${key.day}`,
+        () => repo.findFileTarget(db, dialect, ids, { clientKey: key.client_key, day: key.day }),
       );
       if (target === undefined) throw notFound('File');
       const resource = {

@@ -1,0 +1,29 @@
+// The one ETag of the API (weak, SHA-1 of the body in base64url) and bodies rendered once and kept with it.
+// The etag plugin (app.ts) computes it per response; the page and object caches compute it once per rendering
+// and send it with the kept body.
+import { hash } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+
+/** One-shot crypto.hash avoids building a Hash object per response. */
+export const etagHash = (payload: string | Buffer): string => hash('sha1', payload, 'base64url');
+
+export const weakEtag = (body: string): string => `W/"${etagHash(body)}"`;
+
+/** A body rendered once and kept with its ETag (page-cache.ts, object-cache.ts). */
+export interface RenderedBody {
+  body: string;
+  etag: string;
+}
+
+/** Renders a route's answer with the route's own serializer (its response schema), as Fastify would. */
+export async function renderWith(reply: FastifyReply, answer: Promise<unknown>): Promise<string> {
+  return String(reply.serialize(await answer));
+}
+
+/**
+ * Sends a kept body. It was serialized by the route's serializer when it was rendered: with a JSON content type
+ * Fastify sends the string as is, and the etag plugin uses the ETag header already set instead of hashing again.
+ */
+export function sendRendered(reply: FastifyReply, rendered: RenderedBody): FastifyReply {
+  return reply.type('application/json; charset=utf-8').header('etag', rendered.etag).send(rendered.body);
+}
