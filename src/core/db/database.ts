@@ -5,7 +5,8 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../../config.js';
 import type { DB } from './schema.js';
-import { registerReadConnection } from './prepared.js';
+import { createHash } from 'node:crypto';
+import { registerHotReads } from './prepared.js';
 import { openSqlite, sqliteDialect } from './sqlite.js';
 import { openReadConnection } from './sqlite-reads.js';
 import type { ReadConnection } from './sqlite-reads.js';
@@ -36,6 +37,23 @@ const pgTypes = {
   },
 } as pg.CustomTypesConfig;
 
+/**
+ * Hot reads as named statements: each pool connection parses and plans one the first time it runs it and then only
+ * binds values. The name is derived from the SQL, so one text always has one name.
+ */
+function namedStatements(pool: pg.Pool) {
+  const names = new Map<string, string>();
+  return async <Row>(sql: string, parameters: readonly unknown[]): Promise<Row[]> => {
+    let name = names.get(sql);
+    if (name === undefined) {
+      name = `hot_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+      names.set(sql, name);
+    }
+    const result = await pool.query({ name, text: sql, values: parameters as unknown[] });
+    return result.rows as Row[];
+  };
+}
+
 export function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteSynchronous'>,
 ): Database {
@@ -43,6 +61,7 @@ export function openDatabase(
   if (url !== undefined && /^postgres(ql)?:\/\//.test(url)) {
     const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    registerHotReads(db, namedStatements(pool));
     return { db, dialect: 'postgres', destroy: () => db.destroy() };
   }
   let filename: string;
@@ -60,7 +79,7 @@ export function openDatabase(
   }
   const reader = openReadConnection(filename);
   const db = new Kysely<DB>({ dialect: sqliteDialect(writer, reader.committed) });
-  registerReadConnection(db, reader);
+  registerHotReads(db, (sql, parameters) => reader.all(sql, parameters));
   return {
     db,
     dialect: 'sqlite',

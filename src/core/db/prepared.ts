@@ -1,18 +1,21 @@
 // Hot reads skip Kysely's per-call query building: the query is built and compiled once per dialect with
-// placeholder arguments, and later calls only swap the parameter values. On SQLite files they also skip
-// Kysely's execution path: they run synchronously on the read connection (sqlite.ts ReadConnection), unless
-// called inside a transaction, whose own uncommitted writes they must see.
+// placeholder arguments, and later calls only swap the parameter values. Outside a transaction they also skip
+// Kysely's execution path: on SQLite files they run synchronously on the read connection (sqlite-reads.ts); on
+// PostgreSQL as named statements on the pool, which each connection parses and plans once. Inside a transaction
+// they go through it, since they must see its own uncommitted writes.
 import { CompiledQuery } from 'kysely';
 import type { Compilable, Kysely } from 'kysely';
 import type { DialectName } from './database.js';
 import type { DB } from './schema.js';
-import type { ReadConnection } from './sqlite-reads.js';
 
-/** The read connection of each SQLite database (database.ts registers it when it opens one). */
-const readConnections = new WeakMap<Kysely<DB>, ReadConnection>();
+/** Runs a compiled read outside Kysely: the SQLite read connection, or named statements on the pg pool. */
+export type HotReads = <Row>(sql: string, parameters: readonly unknown[]) => Row[] | Promise<Row[]>;
 
-export function registerReadConnection(db: Kysely<DB>, reader: ReadConnection): void {
-  readConnections.set(db, reader);
+/** The hot-read runner of each open database (database.ts registers it). A transaction never finds one. */
+const hotReads = new WeakMap<Kysely<DB>, HotReads>();
+
+export function registerHotReads(db: Kysely<DB>, reads: HotReads): void {
+  hotReads.set(db, reads);
 }
 
 /** A value that stands for argument i while the query is compiled. */
@@ -53,9 +56,9 @@ export function prepared<Row, Args extends unknown[]>(
       templates.set(dialect, template);
     }
     const parameters = template.slots.map((slot) => ('arg' in slot ? args[slot.arg] : slot.value));
-    // A transaction object is a different Kysely instance, so it never finds the read connection.
-    const reader = readConnections.get(db);
-    if (reader !== undefined) return reader.all<Row>(template.sql, parameters);
+    // A transaction object is a different Kysely instance, so it never finds the runner.
+    const reads = hotReads.get(db);
+    if (reads !== undefined) return reads<Row>(template.sql, parameters);
     const result = await db.executeQuery<Row>(CompiledQuery.raw(template.sql, parameters));
     return result.rows;
   };
