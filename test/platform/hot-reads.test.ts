@@ -12,6 +12,17 @@ import { createResourceCast, moderate as moderateResource, resourceFor } from '.
 import { createApprovedServer, moderate as moderateServer } from '../servers/helpers.js';
 import type { TestUser } from '../helpers/factories.js';
 
+/** PATCH /users/me { bio } as `user`, expecting success. */
+async function editBio(app: TestApp['app'], user: TestUser, bio: string): Promise<void> {
+  const patch = await app.inject({
+    method: 'PATCH',
+    url: '/users/me',
+    headers: user.headers,
+    payload: { bio },
+  });
+  expect(patch.statusCode, patch.body).toBe(200);
+}
+
 describe('hot reads and kept answers', () => {
   let t: TestApp;
   let owner: TestUser;
@@ -125,13 +136,7 @@ describe('hot reads and kept answers', () => {
   it('shows a profile edit to anonymous callers at once, by id and by username', async () => {
     await profile(`/users/${owner.id}`);
     await profile(`/users/username/${owner.username.toUpperCase()}`);
-    const patch = await t.app.inject({
-      method: 'PATCH',
-      url: '/users/me',
-      headers: owner.headers,
-      payload: { bio: 'edited through the API' },
-    });
-    expect(patch.statusCode).toBe(200);
+    await editBio(t.app, owner, 'edited through the API');
     expect((await profile(`/users/${owner.id}`)).json().bio).toBe('edited through the API');
     expect((await profile(`/users/username/${owner.username}`)).json().bio).toBe('edited through the API');
   });
@@ -206,5 +211,23 @@ describe('hot reads and kept answers', () => {
     await moderateServer(t.app, moderator, server.id, 'suspend');
     expect((await profile(`/servers/slug/${server.slug}`)).statusCode).toBe(404);
     expect((await profile(`/servers/${server.id}`)).statusCode).toBe(404);
+  });
+});
+
+describe('an in-memory SQLite database', () => {
+  it('keeps one connection: hot reads go through Kysely and nothing is kept', async () => {
+    const memory = await buildTestApp({ DATABASE_URL: ':memory:' });
+    try {
+      expect(memory.app.context.database.reader).toBeUndefined();
+      const user = await createUser(memory.app);
+      const first = await memory.app.inject({ method: 'GET', url: `/users/${user.id}` });
+      expect(first.statusCode).toBe(200);
+      await editBio(memory.app, user, 'in memory');
+      expect((await memory.app.inject({ method: 'GET', url: `/users/${user.id}` })).json().bio).toBe(
+        'in memory',
+      );
+    } finally {
+      await memory.close();
+    }
   });
 });
