@@ -15,8 +15,8 @@ export interface RenderedBody {
   etag: string;
 }
 
-/** Renders a route's answer with the route's own serializer (its response schema), as Fastify would. */
-export async function renderWith(reply: FastifyReply, answer: Promise<unknown>): Promise<string> {
+/** Renders a route's answer (or the promise of one) with the route's own serializer, as Fastify would. */
+export async function renderWith(reply: FastifyReply, answer: unknown): Promise<string> {
   return String(reply.serialize(await answer));
 }
 

@@ -46,7 +46,7 @@ export async function serverListsRoutes(
       const query = { ...filter, limit, offset };
       const page = await directory.page(directoryKey(query), async () => {
         const { servers, total } = await lists.list(query);
-        return renderWith(reply, Promise.resolve({ servers, total, meta: { total, limit, offset } }));
+        return renderWith(reply, { servers, total, meta: { total, limit, offset } });
       });
       return sendRendered(reply, page);
     },
