@@ -1,8 +1,10 @@
-// Values read from the database, kept until anything in it changes (core/db/sqlite-reads.ts `changes()`: at once
-// after this process's commits, within a millisecond after another process's). Whatever changed, every entry is
-// then read again on its next use, so a kept value is never older than the last change. Without a change counter
-// (PostgreSQL, an in-memory database) nothing is kept. Only values the database alone decides may be kept: not
-// ones that depend on the caller (unless the key names the caller) or on the clock.
+// Values kept until a version number moves. Mostly values read from the database, kept until anything in it
+// changes (core/db/sqlite-reads.ts `changes()`: at once after this process's commits, within a millisecond after
+// another process's): whatever changed, every entry is then read again on its next use, so a kept value is never
+// older than the last change. Without a version (PostgreSQL, an in-memory database) nothing is kept. Only values
+// the database alone decides may be kept that way: not ones that depend on the caller (unless the key names the
+// caller) or on the clock. The signed-link memo uses the current second as its version.
+import { setBounded } from '../bounded-map.js';
 
 /** Bounds memory: entries are small (a row, a rendered answer of a few KB). */
 const MAX_ENTRIES = 2_000;
@@ -30,8 +32,7 @@ export function createChangeCache<T>(deps: { changes: (() => number) | undefined
       const entry = entries.get(key);
       if (entry !== undefined && entry.version === version) return entry.value;
       const value = await produce();
-      if (entry === undefined && entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-      entries.set(key, { version, value });
+      setBounded(entries, key, { version, value }, maxEntries);
       return value;
     },
 

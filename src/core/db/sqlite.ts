@@ -4,6 +4,7 @@
 import Database from 'better-sqlite3';
 import { SqliteDialect } from 'kysely';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { setBounded } from '../bounded-map.js';
 
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -64,8 +65,7 @@ export function cachingDatabase(db: Database.Database, committed: () => void = (
       if (statement === undefined) {
         statement = wrap(db, db.prepare(sql === 'begin' ? 'begin immediate' : sql), committed);
         // The set of query shapes is bounded by the code, so this rarely fills; when it does, drop the oldest.
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-        cache.set(sql, statement);
+        setBounded(cache, sql, statement, STATEMENT_CACHE_SIZE);
       }
       return statement;
     },

@@ -11,6 +11,7 @@
 import { weakEtag } from './rendered.js';
 import type { RenderedBody } from './rendered.js';
 import type { Clock } from '../clock.js';
+import { setBounded } from '../bounded-map.js';
 
 export const DIRECTORY_CACHE_TTL_MS = 5_000;
 /** Bounds memory: about 18 KB a default page, 90 KB at limit 100. */
@@ -49,9 +50,9 @@ export function createDirectoryCache(deps: {
       if (entry !== undefined && entry.version === version && entry.expiresAt > now) return entry.page;
       const body = await render();
       const page = { body, etag: weakEtag(body) };
+      // Re-filed as the newest entry, so the bound drops the page rendered longest ago.
       entries.delete(key);
-      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-      entries.set(key, { version, expiresAt: now + ttlMs, page });
+      setBounded(entries, key, { version, expiresAt: now + ttlMs, page }, maxEntries);
       return page;
     },
 
