@@ -67,5 +67,23 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         typeof json.$id === 'string' ? json.$id : `def-${i}`,
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    transformStaticCSP: withoutHttpsUpgrade,
+  });
+}
+
+/**
+ * swagger-ui's strict policy ends in `upgrade-insecure-requests`, which makes a browser fetch every asset of a
+ * page opened over plain HTTP (a self-hosted instance on a LAN name) from https:// — nothing answers there and
+ * /docs stays blank. Without it the policy is as strict: assets come from 'self', whatever scheme served the
+ * page. Behind TLS, HSTS (helmet) already keeps browsers on https.
+ */
+export function withoutHttpsUpgrade(policy: string): string {
+  return policy
+    .split(';')
+    .map((directive) => directive.trim())
+    .filter((directive) => directive !== '' && directive.toLowerCase() !== 'upgrade-insecure-requests')
+    .join('; ');
 }
