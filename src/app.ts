@@ -107,7 +107,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(authenticate, { db: database.db, clock });
   if (config.rateLimit) await registerRateLimits(app, config.redisUrl);
 
-  const scheduler = createScheduler({ database, logger: app.log });
+  const scheduler = createScheduler({ database, logger: app.log, clock });
   const context: AppContext = { config, database, storage, clock, scheduler };
   app.decorate('context', context);
 
@@ -115,7 +115,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await registerModules(app, context);
   await ensureDefaultAssets(storage);
 
-  if (options.startJobs === true) app.addHook('onReady', async () => scheduler.start());
+  // Not awaited: what is due at start runs in the background, so listening never waits for a job.
+  if (options.startJobs === true) app.addHook('onReady', async () => void scheduler.start());
   app.addHook('onClose', async () => {
     await scheduler.stop();
     if (ownsDatabase) await database.destroy();

@@ -41,6 +41,7 @@ import type {
   VersionGameVersionsTable,
   VersionModerationEventsTable,
 } from './schema/versions.js';
+import type { JobRunsTable } from './schema/jobs.js';
 
 export type * from './schema/accounts.js';
 export type * from './schema/teams.js';
@@ -49,6 +50,7 @@ export type * from './schema/resources.js';
 export type * from './schema/servers.js';
 export type * from './schema/reports.js';
 export type * from './schema/versions.js';
+export type * from './schema/jobs.js';
 
 export interface DB {
   description_images: DescriptionImagesTable;
@@ -90,4 +92,5 @@ export interface DB {
   download_events: DownloadEventsTable;
   version_moderation_events: VersionModerationEventsTable;
   gallery_images: GalleryImagesTable;
+  job_runs: JobRunsTable;
 }
