@@ -27,6 +27,8 @@ import { cdnRoutes } from './core/storage/cdn.routes.js';
 import { createStorage } from './core/storage/index.js';
 import type { Storage } from './core/storage/storage.js';
 import { registerModules } from './modules/index.js';
+import { createReadiness, registerCoreProbes } from './core/readiness.js';
+import type { Readiness } from './core/readiness.js';
 
 /** Everything a module may depend on. Services take only the parts they use. */
 export interface AppContext {
@@ -35,6 +37,8 @@ export interface AppContext {
   storage: Storage;
   clock: Clock;
   scheduler: Scheduler;
+  /** GET /ready's probe registry: register a probe for every outside dependency. */
+  readiness: Readiness;
 }
 
 export interface BuildAppOptions {
@@ -83,6 +87,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     schemaController: { compilersFactory: { buildValidator: validatorFactory() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Created first so that any plugin below (rate limits on Redis…) can register its own probe.
+  const readiness = createReadiness(app.log);
+  registerCoreProbes(readiness, database, storage);
   registerErrorHandling(app);
   registerSecurityHeaders(app);
   await app.register(cors, {
@@ -108,7 +115,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   if (config.rateLimit) await registerRateLimits(app, config.redisUrl);
 
   const scheduler = createScheduler({ database, logger: app.log, clock });
-  const context: AppContext = { config, database, storage, clock, scheduler };
+  const context: AppContext = { config, database, storage, clock, scheduler, readiness };
   app.decorate('context', context);
 
   await app.register(cdnRoutes, { prefix: '/cdn', storage, secret: config.secret, clock });

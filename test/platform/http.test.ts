@@ -95,10 +95,13 @@ describe('HTTP conventions', () => {
       expect(res.json()).toEqual({ status: 'ok' });
     });
 
-    it('GET /ready answers 200 with every check true', async () => {
+    it('GET /ready answers 200 with every check ok', async () => {
       const res = await t.app.inject({ method: 'GET', url: '/ready' });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ status: 'ok', checks: { database: true, storage: true } });
+      expect(res.json()).toEqual({
+        status: 'ok',
+        checks: { database: 'ok', migrations: 'ok', storage: 'ok' },
+      });
     });
   });
 
@@ -497,7 +500,10 @@ describe('several apps in one process', () => {
       try {
         for (const app of [first.app, second.app]) {
           const res = await app.inject({ method: 'GET', url: '/ready' });
-          expect(res.json()).toEqual({ status: 'ok', checks: { database: true, storage: true } });
+          expect(res.json()).toEqual({
+            status: 'ok',
+            checks: { database: 'ok', migrations: 'ok', storage: 'ok' },
+          });
         }
         const user = await createUser(second.app);
         expect(

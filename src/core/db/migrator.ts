@@ -66,3 +66,18 @@ export async function migrateToLatest(db: Kysely<DB>, dialect: DialectName): Pro
     .filter((result) => result.status === 'Success')
     .map((result) => result.migrationName);
 }
+
+/** The name of the newest migration this build knows. */
+export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1)!;
+
+/**
+ * True when the newest migration is recorded as applied. /ready uses it: an empty or older database answers
+ * every request with errors, so the process must not be declared ready on it (MIGRATE=false deployments).
+ * Throws when the database cannot be reached or has no migration table.
+ */
+export async function isFullyMigrated(db: Kysely<DB>): Promise<boolean> {
+  const rows = await sql<{
+    name: string;
+  }>`select name from kysely_migration where name = ${LATEST_MIGRATION}`.execute(db);
+  return rows.rows.length === 1;
+}

@@ -3,6 +3,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './errors.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.js';
 
 export interface ErrorBody {
   statusCode: number;
@@ -90,8 +91,12 @@ function fromFastifyError(error: FastifyError): ErrorBody {
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
-    const body =
-      error instanceof AppError
+    const databaseAway = !(error instanceof AppError) && isDatabaseUnavailable(error);
+    // A database outage is not the request's fault nor a bug: 503 with Retry-After, so clients try again.
+    if (databaseAway) reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    const body = databaseAway
+      ? errorBody(503, 'The database is unavailable; retry shortly', 'SERVICE_UNAVAILABLE')
+      : error instanceof AppError
         ? errorBody(error.statusCode, error.message, error.code, error.details)
         : fromFastifyError(error as FastifyError);
     if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');

@@ -1,28 +1,33 @@
-import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { typed } from '../../core/http/typed.js';
 import type { AppContext } from '../../app.js';
 
 const Health = Type.Object({ status: Type.Literal('ok') });
+const ProbeStatus = Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')]);
 const Ready = Type.Object({
-  status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
-  checks: Type.Object({ database: Type.Boolean(), storage: Type.Boolean() }),
+  status: Type.Union(
+    [
+      Type.Literal('ok'),
+      Type.Literal('degraded'),
+      Type.Literal('unavailable'),
+      Type.Literal('shutting_down'),
+    ],
+    {
+      description:
+        'ok: every dependency answers. degraded: a non-critical one (e.g. redis) does not; still serving (200). ' +
+        'unavailable: a critical one (database, migrations, storage) is down (503). shutting_down: the process ' +
+        'is draining after SIGTERM (503, checks empty).',
+    },
+  ),
+  checks: Type.Record(Type.String(), ProbeStatus, {
+    description:
+      'Each dependency by name: database (answers a query), migrations (the newest migration is applied), ' +
+      'storage, and redis when REDIS_URL is set.',
+  }),
 });
 
-async function succeeds(check: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await check();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export async function systemRoutes(
-  fastify: FastifyInstance,
-  { database, storage }: AppContext,
-): Promise<void> {
+export async function systemRoutes(fastify: FastifyInstance, { readiness }: AppContext): Promise<void> {
   const app = typed(fastify);
   app.get(
     '/health',
@@ -43,21 +48,21 @@ export async function systemRoutes(
     {
       schema: {
         tags: ['system'],
-        summary: 'Readiness: database and storage reachable (503 otherwise)',
+        summary:
+          'Readiness: 200 when every critical dependency answers, 503 when one is down or the process is stopping',
         operationId: 'getReadiness',
         response: { 200: Ready, 503: Ready },
       },
       config: { rateLimit: false },
     },
     async (_request, reply) => {
-      const [databaseOk, storageOk] = await Promise.all([
-        succeeds(() => sql`select 1`.execute(database.db)),
-        succeeds(() => storage.ping()),
-      ]);
-      const ok = databaseOk && storageOk;
+      const report = await readiness.check();
+      const ready = report.status === 'ok' || report.status === 'degraded';
+      // Never cached: a stale 200 from a proxy would keep traffic on a process that is going away.
       return reply
-        .status(ok ? 200 : 503)
-        .send({ status: ok ? 'ok' : 'unavailable', checks: { database: databaseOk, storage: storageOk } });
+        .header('cache-control', 'no-store')
+        .status(ready ? 200 : 503)
+        .send(report);
     },
   );
 

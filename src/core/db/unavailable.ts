@@ -1,0 +1,51 @@
+// Which errors mean "the database is away for now" rather than "this request is wrong" or "our code is wrong".
+// They are answered 503 SERVICE_UNAVAILABLE with Retry-After: the client may simply try again in a moment.
+
+/** Seconds a client is asked to wait before retrying a request refused because the database is away. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+// PostgreSQL SQLSTATEs: class 08 (connection exception), 57P01 admin_shutdown (pg_terminate_backend, a fast
+// shutdown), 57P02 crash_shutdown, 57P03 cannot_connect_now (starting up, recovery), 53300
+// too_many_connections, 3D000 invalid_catalog_name (the database was dropped or is being recreated).
+const PG_UNAVAILABLE = /^(08...|57P0[123]|53300|3D000)$/;
+
+// Socket errors while reaching the database server.
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
+
+// node-postgres reports a lost or unobtainable connection with plain Errors that carry no code.
+const PG_CONNECTION_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'is not queryable',
+  'Client was closed',
+];
+
+function isUnavailable(error: { code?: unknown; message?: unknown }): boolean {
+  const code = typeof error.code === 'string' ? error.code : undefined;
+  if (code !== undefined) {
+    // SQLite: another process held the write lock for longer than busy_timeout.
+    if (code.startsWith('SQLITE_BUSY')) return true;
+    if (PG_UNAVAILABLE.test(code) || NETWORK_CODES.has(code)) return true;
+  }
+  const message = typeof error.message === 'string' ? error.message : '';
+  return PG_CONNECTION_MESSAGES.some((fragment) => message.includes(fragment));
+}
+
+/** True for an error (or one it wraps, through `cause`) that means the database cannot be reached right now. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    if (isUnavailable(current as { code?: unknown; message?: unknown })) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
