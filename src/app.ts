@@ -15,7 +15,8 @@ import type { Database } from './core/db/database.js';
 import { migrateToLatest } from './core/db/migrator.js';
 import { registerErrorHandling } from './core/http/error-handler.js';
 import { registerOpenApi } from './core/http/openapi.js';
-import { registerRateLimits } from './core/http/rate-limits.js';
+import { createRateLimiting, registerRateLimits } from './core/http/rate-limits.js';
+import { trustProxyOption, warnIfTrustingEveryProxy } from './core/http/proxy-trust.js';
 import { OneLineLogController } from './core/http/request-log.js';
 import { registerRequestShaping } from './core/http/request-shaping.js';
 import { registerSecurityHeaders, requestIds } from './core/http/security-headers.js';
@@ -82,7 +83,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     logController: new OneLineLogController(),
     requestIdHeader: 'x-request-id',
     genReqId: requestIds(),
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
     schemaController: { compilersFactory: { buildValidator: validatorFactory() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -90,6 +91,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // Created first so that any plugin below (rate limits on Redis…) can register its own probe.
   const readiness = createReadiness(app.log);
   registerCoreProbes(readiness, database, storage);
+  warnIfTrustingEveryProxy(app.log, config.trustProxy);
   registerErrorHandling(app);
   registerSecurityHeaders(app);
   await app.register(cors, {
@@ -111,8 +113,15 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   });
   registerRequestShaping(app);
   await registerOpenApi(app, config);
-  await app.register(authenticate, { db: database.db, clock });
-  if (config.rateLimit) await registerRateLimits(app, config.redisUrl);
+  const rateLimiting = config.rateLimit
+    ? createRateLimiting(config.redisUrl, app.log, config.rateLimitRedisPrefix)
+    : undefined;
+  await app.register(authenticate, {
+    db: database.db,
+    clock,
+    failedAuthentications: rateLimiting?.failedAuthentications,
+  });
+  if (rateLimiting !== undefined) await registerRateLimits(app, rateLimiting, readiness);
 
   const scheduler = createScheduler({ database, logger: app.log, clock });
   const context: AppContext = { config, database, storage, clock, scheduler, readiness };

@@ -1,6 +1,7 @@
 // The only reader of process.env. Every variable is typed, validated and documented in the README.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -27,12 +28,15 @@ export interface Config {
   redisUrl: string | undefined;
   secret: string;
   rateLimit: boolean;
-  trustProxy: boolean | string;
+  /** false, true (trust every hop: insecure, warned at start), a hop count, or proxy addresses/CIDRs. */
+  trustProxy: boolean | number | string[];
   corsOrigins: string[];
   maxFileBytes: number;
   logLevel: LogLevel;
   migrate: boolean;
   sqliteSynchronous: 'FULL' | 'NORMAL';
+  /** Prefix of every rate-limit key in Redis, so several deployments can share one Redis. */
+  rateLimitRedisPrefix: string;
 }
 
 export class ConfigError extends Error {
@@ -114,6 +118,43 @@ function loadSecret(env: Env, dataDir: string): string {
   return generated;
 }
 
+const PROXY_ADDRESS_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address, a CIDR (`10.0.0.0/8`), an IPv4 address with a netmask, or one of proxy-addr's names. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_ADDRESS_NAMES.has(entry)) return true;
+  const [address = '', range, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (range === undefined) return true;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(range) === 4;
+}
+
+/**
+ * TRUST_PROXY: which peers may set the client address through X-Forwarded-For. A number is a hop count
+ * (Fastify's meaning; it used to be read as `true`, which trusts every hop); `true` is kept but lets any
+ * client choose its address, so the app warns about it at start.
+ */
+function trustProxy(env: Env): Config['trustProxy'] {
+  const raw = text(env, 'TRUST_PROXY');
+  if (raw === undefined || /^(false|off|no)$/i.test(raw)) return false;
+  if (/^(true|on|yes)$/i.test(raw)) return true;
+  if (/^\d+$/.test(raw)) {
+    const hops = integer(env, 'TRUST_PROXY', 0, 0, 32);
+    return hops === 0 ? false : hops;
+  }
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const invalid = entries.find((entry) => !isProxyAddress(entry));
+  if (invalid !== undefined) {
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `must be false, a hop count, or proxy addresses/CIDRs separated by commas (got "${invalid}")`,
+    );
+  }
+  return entries;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = text(env, 'HOST') ?? '127.0.0.1';
@@ -130,9 +171,6 @@ export function loadConfig(env: Env = process.env): Config {
   };
   if (storage === 's3' && s3.bucket === '') throw new ConfigError('S3_BUCKET', 'is required when STORAGE=s3');
   if (s3.endpoint !== undefined) httpUrl(env, 'S3_ENDPOINT', s3.endpoint);
-  const trustProxyRaw = text(env, 'TRUST_PROXY');
-  const trustProxy =
-    trustProxyRaw === undefined ? false : /^(true|on|1)$/i.test(trustProxyRaw) ? true : trustProxyRaw;
   const cors = text(env, 'CORS_ORIGINS');
   const redisUrl = text(env, 'REDIS_URL');
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
@@ -150,7 +188,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     secret: loadSecret(env, dataDir),
     rateLimit: flag(env, 'RATE_LIMIT', true),
-    trustProxy: trustProxy === 'false' || trustProxy === 'off' || trustProxy === '0' ? false : trustProxy,
+    trustProxy: trustProxy(env),
     corsOrigins:
       cors === undefined
         ? []
@@ -162,5 +200,6 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     migrate: flag(env, 'MIGRATE', true),
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL'),
+    rateLimitRedisPrefix: text(env, 'RATE_LIMIT_REDIS_PREFIX') ?? 'marketplace-rl:',
   };
 }

@@ -6,7 +6,8 @@ import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { DB, Role } from '../db/schema.js';
-import { forbidden, unauthorized } from '../http/errors.js';
+import { AppError, forbidden, unauthorized } from '../http/errors.js';
+import type { FailedAuthentications } from '../http/rate-limits.js';
 import { CREDENTIAL_PATTERN, digest } from './credentials.js';
 import { findApiKeyOwner, findSessionOwner, touchCredential } from './credentials.repo.js';
 import { hasRank } from './roles.js';
@@ -45,12 +46,29 @@ function presentedCredential(
 export interface AuthenticateOptions {
   db: Kysely<DB>;
   clock: Clock;
+  /** When rate limits are on: refused credentials count against the client IP, then answer 429. */
+  failedAuthentications?: FailedAuthentications | undefined;
 }
 
-async function authenticatePlugin(app: FastifyInstance, { db, clock }: AuthenticateOptions): Promise<void> {
+async function authenticatePlugin(
+  app: FastifyInstance,
+  { db, clock, failedAuthentications }: AuthenticateOptions,
+): Promise<void> {
   app.decorateRequest('actor', null);
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
+    try {
+      await identify(request);
+    } catch (error) {
+      // Refusals run before the general rate limit (which needs to know the caller), so they have their own.
+      if (failedAuthentications !== undefined && error instanceof AppError && error.statusCode === 401) {
+        throw await failedAuthentications.refuse(request, reply, error);
+      }
+      throw error;
+    }
+  });
+
+  async function identify(request: FastifyRequest): Promise<void> {
     const presented = presentedCredential(request);
     if (presented === null) return;
     if (!CREDENTIAL_PATTERN.test(presented.secret)) throw unauthorized('Invalid API key or token');
@@ -83,7 +101,7 @@ async function authenticatePlugin(app: FastifyInstance, { db, clock }: Authentic
     ) {
       await touchCredential(db, presented.kind, owner.credentialId, now.toISOString());
     }
-  });
+  }
 }
 
 export const authenticate = fp(authenticatePlugin, { name: 'authenticate' });

@@ -1,20 +1,34 @@
-// Rate limits (DESIGN §6): 600/min per authenticated caller, 300/min per anonymous IP; stricter per-route
-// limits for login/register (per IP) and uploads (per caller). In-memory, or shared in Redis when REDIS_URL is set.
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
+// Rate limits (DESIGN §6): 600/min per authenticated caller, 300/min per anonymous IP; stricter limits for
+// login/register (per IP), uploads (per caller) and failed authentications (per IP). Counters live in Redis
+// when REDIS_URL is set and fall back to process memory while it is unreachable (rate-limit-store.ts).
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './errors.js';
+import { FallbackStore, RedisLink } from './rate-limit-store.js';
+import type { RedisHealth } from './rate-limit-store.js';
+import type { Readiness } from '../readiness.js';
 
 export const RATE_LIMITS = {
   authenticated: 600,
   anonymous: 300,
   authAttempts: 10,
   uploads: 60,
+  failedAuthentications: 30,
   window: '1 minute',
+  windowMs: 60_000,
 } as const;
 
+const REDIS_NAMESPACE = 'marketplace-rl:';
+
+/**
+ * The client address a limit counts against. IPv6 clients are counted per /64 (the plugin's own rule): one
+ * subscriber usually holds a whole /64, and counting single addresses would let it rotate through them.
+ */
+const clientKey = (request: FastifyRequest): string => normalizeIP(request.ip);
+
 const callerKey = (request: FastifyRequest): string =>
-  request.actor !== null ? `user:${request.actor.userId}` : `ip:${request.ip}`;
+  request.actor !== null ? `user:${request.actor.userId}` : `ip:${clientKey(request)}`;
 
 function rateLimitedError(_request: FastifyRequest, context: { after: string; max: number }): AppError {
   return new AppError(
@@ -24,12 +38,71 @@ function rateLimitedError(_request: FastifyRequest, context: { after: string; ma
   );
 }
 
-export async function registerRateLimits(app: FastifyInstance, redisUrl: string | undefined): Promise<void> {
-  const redis =
-    redisUrl === undefined
-      ? undefined
-      : new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: false });
-  if (redis !== undefined) app.addHook('onClose', async () => void (await redis.quit()));
+/** Answers a request whose credential was refused: counted per client IP, 429 once the budget is spent. */
+export interface FailedAuthentications {
+  refuse(request: FastifyRequest, reply: FastifyReply, refusal: AppError): Promise<AppError>;
+}
+
+/** Built before authentication is registered (it needs the failed-authentication budget), then registered. */
+export interface RateLimiting {
+  failedAuthentications: FailedAuthentications;
+  redisHealth(): RedisHealth;
+  link: RedisLink | undefined;
+  nameSpace: string;
+}
+
+export function createRateLimiting(
+  redisUrl: string | undefined,
+  log: FastifyBaseLogger,
+  nameSpace = REDIS_NAMESPACE,
+): RateLimiting {
+  const link = redisUrl === undefined ? undefined : new RedisLink(redisUrl, log);
+  const store = FallbackStore.create(link, `${nameSpace}failed-auth:`);
+  const max = RATE_LIMITS.failedAuthentications;
+  return {
+    link,
+    nameSpace,
+    redisHealth: () => link?.health() ?? 'disabled',
+    failedAuthentications: {
+      // Only refusals are counted, and a valid credential is still looked up and accepted from a counted
+      // address: clients behind one NAT share it, and one broken client must not lock the others out.
+      async refuse(request, reply, refusal) {
+        const { current, ttl } = await store.increment(clientKey(request), RATE_LIMITS.windowMs, max);
+        const resetSeconds = Math.max(1, Math.ceil(ttl / 1000));
+        reply.header('x-ratelimit-limit', max);
+        reply.header('x-ratelimit-remaining', Math.max(0, max - current));
+        reply.header('x-ratelimit-reset', resetSeconds);
+        if (current <= max) return refusal;
+        reply.header('retry-after', resetSeconds);
+        return new AppError(
+          429,
+          'RATE_LIMITED',
+          `Too many failed authentications from this address: at most ${max} per minute; retry in ${resetSeconds} s`,
+        );
+      },
+    },
+  };
+}
+
+/** The plugin builds its store with `new store(options)`; this hands it the one built here instead. */
+function prebuilt(store: FallbackStore): FastifyRateLimitStoreCtor {
+  return function PrebuiltStore() {
+    return store;
+  } as unknown as FastifyRateLimitStoreCtor;
+}
+
+export async function registerRateLimits(
+  app: FastifyInstance,
+  limiting: RateLimiting,
+  readiness: Readiness,
+): Promise<void> {
+  const { link } = limiting;
+  if (link !== undefined) {
+    app.addHook('onReady', async () => link.settled());
+    app.addHook('onClose', async () => link.close());
+    // Not critical: without Redis the limits still hold, per process, so the process stays in rotation.
+    readiness.register('redis', async () => ((await link.ping()) ? 'ok' : 'degraded'), { critical: false });
+  }
   await app.register(rateLimit, {
     global: true,
     max: (request) => (request.actor !== null ? RATE_LIMITS.authenticated : RATE_LIMITS.anonymous),
@@ -38,7 +111,13 @@ export async function registerRateLimits(app: FastifyInstance, redisUrl: string 
     errorResponseBuilder: rateLimitedError,
     // Runs after authentication (registered earlier), so callers are keyed by account, not IP.
     hook: 'onRequest',
-    ...(redis !== undefined ? { redis, nameSpace: 'marketplace-rl:' } : {}),
+    store: prebuilt(FallbackStore.create(link, limiting.nameSpace)),
+  });
+  // Unknown routes are not routes, so the plugin never attaches to them; they spend the caller's general
+  // allowance like any other request (a 404 flood is still a flood).
+  const notFoundLimit = app.rateLimit();
+  app.addHook('onRequest', async function limitUnknownRoutes(request, reply) {
+    if (request.is404) await notFoundLimit.call(this, request, reply);
   });
 }
 
@@ -47,7 +126,7 @@ export const authAttemptLimit = {
   rateLimit: {
     max: RATE_LIMITS.authAttempts,
     timeWindow: RATE_LIMITS.window,
-    keyGenerator: (request: FastifyRequest) => `auth:${request.ip}`,
+    keyGenerator: (request: FastifyRequest) => `auth:${clientKey(request)}`,
   },
 };
 
