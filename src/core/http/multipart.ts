@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { AppError, badRequest, payloadTooLarge } from './errors.js';
+import { refuseNul } from './input-guards.js';
 
 export interface BufferedUpload {
   fieldName: string;
@@ -92,6 +93,8 @@ function collectField(part: Exclude<Multipart, MultipartFile>, fields: Record<st
   const value = part.value;
   // Fields sent with a JSON content type arrive parsed; keep them as the text the client sent.
   fields[name] = typeof value === 'string' ? value : JSON.stringify(value);
+  refuseNul(name, 'body');
+  refuseNul(fields[name], `body.${name}`);
 }
 
 /** Throws for a file part under the wrong name, after letting the parser discard its bytes. */

@@ -72,14 +72,38 @@ export const PageMeta = named(
   }),
 );
 
+/**
+ * Paging bounds. Past ten million rows an offset is a crawl, not a page, and every value here fits the integer
+ * types of both dialects (an unbounded `offset=1e19` overflowed PostgreSQL's bigint and was a 500).
+ */
+export const MAX_LIMIT = 100;
+export const MAX_OFFSET = 10_000_000;
+/** The last page whose offset stays within MAX_OFFSET at the largest limit. */
+export const MAX_PAGE = MAX_OFFSET / MAX_LIMIT + 1;
+
+export const Limit = (defaultLimit = 20) =>
+  Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: defaultLimit, description: `1–${MAX_LIMIT}` });
+export const Offset = Type.Integer({
+  minimum: 0,
+  maximum: MAX_OFFSET,
+  default: 0,
+  description: `Items to skip, 0–${MAX_OFFSET.toLocaleString('en')}`,
+});
+export const Page = Type.Integer({
+  minimum: 1,
+  maximum: MAX_PAGE,
+  default: 1,
+  description: `1-based page; the offset it implies stays within ${MAX_OFFSET.toLocaleString('en')}`,
+});
+
 export const LimitOffsetQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  limit: Type.Optional(Limit()),
+  offset: Type.Optional(Offset),
 });
 
 export const PageQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  page: Type.Optional(Page),
+  limit: Type.Optional(Limit()),
 });
 
 export const IdParams = Type.Object({ id: Id });

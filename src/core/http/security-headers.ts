@@ -22,12 +22,20 @@ export function computeSecurityHeaders(options: Readonly<HelmetOptions>): Record
   return headers;
 }
 
-export function registerSecurityHeaders(app: FastifyInstance): void {
-  const headers = computeSecurityHeaders({
+let apiHeaders: Record<string, string> | undefined;
+
+/** The headers every API response carries, also used by the answers sent before routing (framework-errors.ts). */
+export function securityHeaders(): Readonly<Record<string, string>> {
+  apiHeaders ??= computeSecurityHeaders({
     // Images under /cdn are embedded by other origins (launchers, web front ends).
     crossOriginResourcePolicy: { policy: 'cross-origin' },
     contentSecurityPolicy: false,
   });
+  return apiHeaders;
+}
+
+export function registerSecurityHeaders(app: FastifyInstance): void {
+  const headers = securityHeaders();
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
     reply.header('x-request-id', request.id);
@@ -36,11 +44,21 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
 }
 
 /**
- * Request ids: a random per-process prefix and a counter — unique across processes, and far cheaper than a
- * UUID per request. A client-sent x-request-id is kept (Fastify's requestIdHeader).
+ * A client's x-request-id is kept only when it is short and plain: it is echoed in a header and written to every
+ * log line, so a 3,000-character or control-character id is replaced by one of ours.
  */
-export function requestIds(): () => string {
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Request ids: a client-sent x-request-id when CLIENT_REQUEST_ID accepts it, otherwise a random per-process
+ * prefix and a counter — unique across processes, and far cheaper than a UUID per request.
+ */
+export function requestIds(): (request?: IncomingMessage) => string {
   const prefix = randomBytes(6).toString('base64url');
   let sequence = 0;
-  return () => `${prefix}-${(sequence++).toString(36)}`;
+  return (request) => {
+    const sent = request?.headers['x-request-id'];
+    if (typeof sent === 'string' && CLIENT_REQUEST_ID.test(sent)) return sent;
+    return `${prefix}-${(sequence++).toString(36)}`;
+  };
 }

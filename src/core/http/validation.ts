@@ -27,7 +27,40 @@ export function validatorFactory(): ValidatorFactory {
       });
     const strict = withCoercion(false);
     const coercing = withCoercion('array');
-    return (route) => (route.httpPart === 'body' ? strict(route) : coercing(route));
+    return (route) =>
+      route.httpPart === 'body' ? strict(route) : onlyFiniteNumbers(coercing(route) as Validate);
   };
   return factory as unknown as ValidatorFactory;
+}
+
+interface Validate {
+  (data: unknown): boolean;
+  errors?: unknown[] | null;
+}
+
+/**
+ * Ajv coerces "Infinity" to Infinity for an integer and then skips `minimum`/`maximum` for a non-finite number,
+ * so `?limit=Infinity` passed validation and reached the database. Path and query values are flat (scalars or
+ * arrays of scalars), so one pass over them after Ajv closes that gap for every parameter.
+ */
+function onlyFiniteNumbers(validate: Validate): Validate {
+  const checked: Validate = (data) => {
+    if (!validate(data)) {
+      checked.errors = validate.errors ?? null;
+      return false;
+    }
+    checked.errors = null;
+    if (data === null || typeof data !== 'object') return true;
+    for (const [key, value] of Object.entries(data)) {
+      const values: unknown[] = Array.isArray(value) ? value : [value];
+      if (values.some((item) => typeof item === 'number' && !Number.isFinite(item))) {
+        checked.errors = [
+          { instancePath: `/${key}`, keyword: 'type', params: {}, message: 'must be a finite number' },
+        ];
+        return false;
+      }
+    }
+    return true;
+  };
+  return checked;
 }

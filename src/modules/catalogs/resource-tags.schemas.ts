@@ -1,8 +1,10 @@
 import { Type } from 'typebox';
 import {
   Id,
+  Limit,
   Name,
   Nullable,
+  Offset,
   PageMeta,
   ShortDescription,
   Slug,
@@ -48,13 +50,13 @@ export const ResourceTagList = Type.Object({
 
 export const ResourceTagListQuery = Type.Object({
   search: Type.Optional(Type.String({ maxLength: 100, description: 'Part of the name, case-insensitive' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  limit: Type.Optional(Limit(100)),
+  offset: Type.Optional(Offset),
 });
 
 export const ResourceTagSearchQuery = Type.Object({
   q: Type.String({ minLength: 1, maxLength: 100, description: 'Part of the name or slug, case-insensitive' }),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+  limit: Type.Optional(Limit(10)),
 });
 
 export const ResourceTagSearchResult = Type.Object({
@@ -67,7 +69,7 @@ export const PopularTagsParams = Type.Object({
   type: StringEnum(POPULAR_TAG_TYPES, { description: 'TEXTURE_PACK = ASSET_PACK, TOOLS_SCRIPTS = PLUGIN' }),
 });
 export const PopularTagsQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  limit: Type.Optional(Limit(20)),
 });
 
 export const CreateResourceTagBody = Type.Object(

@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { requireActor, requireUser } from '../../core/auth/authenticate.js';
 import { SECURED } from '../../core/http/openapi.js';
-import { Id, PageQuery, errors } from '../../core/http/schemas.js';
+import { Id, Limit, PageQuery, errors } from '../../core/http/schemas.js';
 import { typed } from '../../core/http/typed.js';
 import { renderWith, sendRendered } from '../../core/http/rendered.js';
 import type { DirectoryCache } from '../../core/http/page-cache.js';
@@ -132,7 +132,7 @@ export async function resourceListsRoutes(
         params: Type.Object({ id: Id }),
         querystring: Type.Object({
           page: PageQuery.properties.page,
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
+          limit: Type.Optional(Limit(100)),
         }),
         security: OPTIONAL_AUTH,
         response: { 200: ResourceList, ...errors(400, 404) },

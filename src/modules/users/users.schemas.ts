@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { HttpUrl, Id, Nullable, StringEnum, Timestamp, named } from '../../core/http/schemas.js';
+import { HttpUrl, Id, Limit, Nullable, StringEnum, Timestamp, named } from '../../core/http/schemas.js';
 import { ROLES } from '../../core/auth/roles.js';
 import { SocialLink } from '../social-links/social-links.schemas.js';
 
@@ -87,7 +87,7 @@ export const UpdateProfileBody = Type.Object(
 
 export const UserSearchQuery = Type.Object({
   q: Type.String({ minLength: 1, maxLength: 100 }),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  limit: Type.Optional(Limit(20)),
 });
 
 export const UserSearchResult = Type.Object({

@@ -2,8 +2,10 @@ import { Type } from 'typebox';
 import {
   HttpUrl,
   Id,
+  Limit,
   Name,
   Nullable,
+  Offset,
   PageMeta,
   ShortDescription,
   Slug,
@@ -42,8 +44,8 @@ export const TagListQuery = Type.Object({
   search: Type.Optional(
     Type.String({ maxLength: 100, description: 'Case-insensitive part of the name; empty means no filter' }),
   ),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  limit: Type.Optional(Limit(100)),
+  offset: Type.Optional(Offset),
 });
 
 export const TagList = Type.Object({
@@ -54,7 +56,7 @@ export const TagList = Type.Object({
 
 export const TagSearchQuery = Type.Object({
   q: Type.String({ minLength: 1, maxLength: 100, description: 'Case-insensitive part of the name' }),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+  limit: Type.Optional(Limit(10)),
 });
 
 export const TagSearchResult = Type.Object({
@@ -65,7 +67,7 @@ export const TagSearchResult = Type.Object({
 });
 
 export const PopularTagsQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  limit: Type.Optional(Limit(20)),
 });
 
 export const PopularTags = Type.Object({

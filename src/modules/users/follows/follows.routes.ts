@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { typed } from '../../../core/http/typed.js';
 import { requireActor, requireUser } from '../../../core/auth/authenticate.js';
 import { SECURED } from '../../../core/http/openapi.js';
-import { Id, Timestamp, Nullable, errors } from '../../../core/http/schemas.js';
+import { Id, Limit, Nullable, Offset, Timestamp, errors } from '../../../core/http/schemas.js';
 import { UserIdParams } from '../users.schemas.js';
 import type { FollowsService } from './follows.service.js';
 
@@ -19,8 +19,8 @@ const FollowEdge = Type.Object({
   _count: Type.Object({ followers: Type.Integer(), following: Type.Integer() }),
 });
 const EdgeQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  limit: Type.Optional(Limit(100)),
+  offset: Type.Optional(Offset),
 });
 
 export async function followsRoutes(
