@@ -1,43 +1,37 @@
 // buildApp(config): core plugins first, then every module (modules/index.ts holds the URL map).
-import cors from "@fastify/cors";
-import etag from "@fastify/etag";
-import multipart from "@fastify/multipart";
-import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import Fastify from "fastify";
-import type { FastifyInstance } from "fastify";
-import type { Config } from "./config.js";
-import { authenticate } from "./core/auth/authenticate.js";
-import { systemClock } from "./core/clock.js";
-import type { Clock } from "./core/clock.js";
-import { openDatabase } from "./core/db/database.js";
-import { etagHash } from "./core/http/rendered.js";
-import type { Database } from "./core/db/database.js";
-import { migrateToLatest } from "./core/db/migrator.js";
-import { registerErrorHandling } from "./core/http/error-handler.js";
-import {
-  clientErrorHandler,
-  frameworkErrors,
-  MAX_PARAM_LENGTH,
-} from "./core/http/framework-errors.js";
-import { registerInputGuards } from "./core/http/input-guards.js";
-import { registerOpenApi } from "./core/http/openapi.js";
-import { registerRateLimits } from "./core/http/rate-limits.js";
-import { OneLineLogController } from "./core/http/request-log.js";
-import { registerRequestShaping } from "./core/http/request-shaping.js";
-import {
-  registerSecurityHeaders,
-  requestIds,
-} from "./core/http/security-headers.js";
-import { validatorFactory } from "./core/http/validation.js";
-import { createScheduler } from "./core/jobs/scheduler.js";
-import type { Scheduler } from "./core/jobs/scheduler.js";
-import { ensureDefaultAssets } from "./core/default-assets.js";
-import { cdnRoutes } from "./core/storage/cdn.routes.js";
-import { createStorage } from "./core/storage/index.js";
-import type { Storage } from "./core/storage/storage.js";
-import { registerModules } from "./modules/index.js";
-import { createReadiness, registerCoreProbes } from "./core/readiness.js";
-import type { Readiness } from "./core/readiness.js";
+import cors from '@fastify/cors';
+import etag from '@fastify/etag';
+import multipart from '@fastify/multipart';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { authenticate } from './core/auth/authenticate.js';
+import { systemClock } from './core/clock.js';
+import type { Clock } from './core/clock.js';
+import { openDatabase } from './core/db/database.js';
+import { etagHash } from './core/http/rendered.js';
+import type { Database } from './core/db/database.js';
+import { migrateToLatest } from './core/db/migrator.js';
+import { registerErrorHandling } from './core/http/error-handler.js';
+import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './core/http/framework-errors.js';
+import { registerInputGuards } from './core/http/input-guards.js';
+import { registerOpenApi } from './core/http/openapi.js';
+import { createRateLimiting, registerRateLimits } from './core/http/rate-limits.js';
+import { trustProxyOption, warnIfTrustingEveryProxy } from './core/http/proxy-trust.js';
+import { OneLineLogController } from './core/http/request-log.js';
+import { registerRequestShaping } from './core/http/request-shaping.js';
+import { registerSecurityHeaders, requestIds } from './core/http/security-headers.js';
+import { validatorFactory } from './core/http/validation.js';
+import { createScheduler } from './core/jobs/scheduler.js';
+import type { Scheduler } from './core/jobs/scheduler.js';
+import { ensureDefaultAssets } from './core/default-assets.js';
+import { cdnRoutes } from './core/storage/cdn.routes.js';
+import { createStorage } from './core/storage/index.js';
+import type { Storage } from './core/storage/storage.js';
+import { registerModules } from './modules/index.js';
+import { createReadiness, registerCoreProbes } from './core/readiness.js';
+import type { Readiness } from './core/readiness.js';
 
 /** Everything a module may depend on. Services take only the parts they use. */
 export interface AppContext {
@@ -65,13 +59,13 @@ export type App = FastifyInstance;
 
 const REDACTED_PATHS = [
   'req.headers["x-api-key"]',
-  "req.headers.authorization",
-  "req.headers.cookie",
+  'req.headers.authorization',
+  'req.headers.cookie',
   'res.headers["set-cookie"]',
-  "*.password",
-  "*.token",
-  "*.key",
-  "*.apiKey",
+  '*.password',
+  '*.token',
+  '*.key',
+  '*.apiKey',
 ];
 
 export async function buildApp(options: BuildAppOptions): Promise<App> {
@@ -86,7 +80,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     },
     logController: new OneLineLogController(),
     // requestIds() reads x-request-id itself, keeping a client's id only when it is short and plain.
@@ -95,84 +89,65 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
     clientErrorHandler: clientErrorHandler(),
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
-    schemaController: {
-      compilersFactory: { buildValidator: validatorFactory() },
-    },
+    schemaController: { compilersFactory: { buildValidator: validatorFactory() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Created first so that any plugin below (rate limits on Redis…) can register its own probe.
   const readiness = createReadiness(app.log);
   registerCoreProbes(readiness, database, storage);
+  warnIfTrustingEveryProxy(app.log, config.trustProxy);
   registerErrorHandling(app);
   registerSecurityHeaders(app);
   registerInputGuards(app);
   await app.register(cors, {
     origin: config.corsOrigins.length === 0 ? false : config.corsOrigins,
     credentials: false,
-    methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
-    allowedHeaders: [
-      "content-type",
-      "x-api-key",
-      "authorization",
-      "if-none-match",
-      "range",
-      "x-request-id",
-    ],
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['content-type', 'x-api-key', 'authorization', 'if-none-match', 'range', 'x-request-id'],
     exposedHeaders: [
-      "x-request-id",
-      "x-ratelimit-limit",
-      "x-ratelimit-remaining",
-      "x-ratelimit-reset",
-      "etag",
+      'x-request-id',
+      'x-ratelimit-limit',
+      'x-ratelimit-remaining',
+      'x-ratelimit-reset',
+      'etag',
     ],
   });
   await app.register(etag, { weak: true, hashFn: etagHash });
   await app.register(multipart, {
-    limits: {
-      fileSize: config.maxFileBytes,
-      files: 1,
-      fields: 20,
-      fieldSize: 100_000,
-    },
+    limits: { fileSize: config.maxFileBytes, files: 1, fields: 20, fieldSize: 100_000 },
   });
   registerRequestShaping(app);
   await registerOpenApi(app, config);
-  await app.register(authenticate, { db: database.db, clock });
-  if (config.rateLimit) await registerRateLimits(app, config.redisUrl);
+  const rateLimiting = config.rateLimit
+    ? createRateLimiting(config.redisUrl, app.log, config.rateLimitRedisPrefix)
+    : undefined;
+  await app.register(authenticate, {
+    db: database.db,
+    clock,
+    failedAuthentications: rateLimiting?.failedAuthentications,
+  });
+  if (rateLimiting !== undefined) await registerRateLimits(app, rateLimiting, readiness);
 
   const scheduler = createScheduler({ database, logger: app.log, clock });
-  const context: AppContext = {
-    config,
-    database,
-    storage,
-    clock,
-    scheduler,
-    readiness,
-  };
-  app.decorate("context", context);
+  const context: AppContext = { config, database, storage, clock, scheduler, readiness };
+  app.decorate('context', context);
 
-  await app.register(cdnRoutes, {
-    prefix: "/cdn",
-    storage,
-    secret: config.secret,
-    clock,
-  });
+  await app.register(cdnRoutes, { prefix: '/cdn', storage, secret: config.secret, clock });
   await registerModules(app, context);
   await ensureDefaultAssets(storage);
 
   // Not awaited: what is due at start runs in the background, so listening never waits for a job.
-  if (options.startJobs === true)
-    app.addHook("onReady", async () => void scheduler.start());
-  app.addHook("onClose", async () => {
+  if (options.startJobs === true) app.addHook('onReady', async () => void scheduler.start());
+  app.addHook('onClose', async () => {
     await scheduler.stop();
     if (ownsDatabase) await database.destroy();
   });
   return app;
 }
 
-declare module "fastify" {
+declare module 'fastify' {
   interface FastifyInstance {
     context: AppContext;
   }
