@@ -30,6 +30,7 @@ import { cdnRoutes } from './core/storage/cdn.routes.js';
 import { createStorage } from './core/storage/index.js';
 import type { Storage } from './core/storage/storage.js';
 import { registerModules } from './modules/index.js';
+import { serverTimeoutOptions } from './core/http/server-timeouts.js';
 import { createReadiness, registerCoreProbes } from './core/readiness.js';
 import type { Readiness } from './core/readiness.js';
 
@@ -91,6 +92,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     clientErrorHandler: clientErrorHandler(),
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
+    ...serverTimeoutOptions(config.timeouts),
     schemaController: { compilersFactory: { buildValidator: validatorFactory() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -35,6 +35,9 @@ export interface Config {
   logLevel: LogLevel;
   migrate: boolean;
   sqliteSynchronous: 'FULL' | 'NORMAL';
+  timeouts: ServerTimeouts;
+  /** After SIGTERM, in-flight requests get this long to finish before the process gives up on them. */
+  shutdownTimeoutMs: number;
   /** Prefix of every rate-limit key in Redis, so several deployments can share one Redis. */
   rateLimitRedisPrefix: string;
 }
@@ -103,19 +106,63 @@ function databaseUrl(env: Env): string | undefined {
   return raw;
 }
 
-/** SECRET signs download URLs. Never a built-in default: generated once into DATA_DIR and reused. */
-function loadSecret(env: Env, dataDir: string): string {
+/**
+ * SECRET signs download URLs. Never a built-in default. On one machine (SQLite, local storage) it is generated
+ * once into DATA_DIR and reused. On PostgreSQL or S3 it is required: every process must sign with the same value,
+ * and that mode keeps nothing on local disk (which may well be read-only).
+ */
+function loadSecret(env: Env, dataDir: string, scaledOut: boolean): string {
   const given = text(env, 'SECRET');
   if (given !== undefined) {
     if (given.length < 32) throw new ConfigError('SECRET', 'must be at least 32 characters');
     return given;
   }
+  if (scaledOut) {
+    throw new ConfigError(
+      'SECRET',
+      'is required with PostgreSQL or STORAGE=s3 (at least 32 characters, the same on every process)',
+    );
+  }
   const path = join(dataDir, 'secret.key');
-  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const generated = randomBytes(32).toString('base64url');
-  writeFileSync(path, generated, { mode: 0o600, flag: 'wx' });
-  return generated;
+  try {
+    if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+    mkdirSync(dataDir, { recursive: true });
+    const generated = randomBytes(32).toString('base64url');
+    writeFileSync(path, generated, { mode: 0o600, flag: 'wx' });
+    return generated;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new ConfigError('DATA_DIR', `is not usable for ${path} (${code}): make it writable or set SECRET`);
+  }
+}
+
+/**
+ * Socket timeouts of the HTTP server (all in milliseconds). Without them an idle or trickling client holds a
+ * connection, and its memory, forever.
+ */
+export interface ServerTimeouts {
+  /** An idle keep-alive connection is closed after this long; above a balancer's idle timeout (often 60 s). */
+  keepAliveMs: number;
+  /** The request line and headers must arrive within this. */
+  headersMs: number;
+  /** The whole request, body included, must arrive within this: long enough for a large upload. */
+  requestMs: number;
+  /** A connection on which no byte moves for this long is closed, e.g. one that never sends a request. */
+  idleMs: number;
+}
+
+function serverTimeouts(env: Env): ServerTimeouts {
+  const timeouts = {
+    keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
+    headersMs: integer(env, 'HEADERS_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    requestMs: integer(env, 'REQUEST_TIMEOUT_MS', 600_000, 100, 86_400_000),
+    idleMs: integer(env, 'IDLE_TIMEOUT_MS', 120_000, 100, 3_600_000),
+  };
+  // Node refuses a headers timeout above the request timeout; say so in our words rather than crash on start.
+  if (timeouts.headersMs > timeouts.requestMs) {
+    throw new ConfigError('HEADERS_TIMEOUT_MS', `must not exceed REQUEST_TIMEOUT_MS (${timeouts.requestMs})`);
+  }
+  return timeouts;
 }
 
 const PROXY_ADDRESS_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -186,7 +233,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl,
     cdnUrl: httpUrl(env, 'CDN_URL', `${publicUrl}/cdn`),
     redisUrl,
-    secret: loadSecret(env, dataDir),
+    secret: loadSecret(env, dataDir, storage === 's3' || /^postgres(ql)?:\/\//.test(databaseUrl(env) ?? '')),
     rateLimit: flag(env, 'RATE_LIMIT', true),
     trustProxy: trustProxy(env),
     corsOrigins:
@@ -200,6 +247,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     migrate: flag(env, 'MIGRATE', true),
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL'),
+    timeouts: serverTimeouts(env),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 100, 3_600_000),
     rateLimitRedisPrefix: text(env, 'RATE_LIMIT_REDIS_PREFIX') ?? 'marketplace-rl:',
   };
 }

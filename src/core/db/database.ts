@@ -7,6 +7,7 @@ import type { Config } from '../../config.js';
 import type { DB } from './schema.js';
 import { createHash } from 'node:crypto';
 import { registerHotReads } from './prepared.js';
+import { PG_CONNECT_TIMEOUT_MS, surviveConnectionLoss } from './pg-connection-loss.js';
 import { openSqlite, sqliteDialect } from './sqlite.js';
 import { openReadConnection } from './sqlite-reads.js';
 import type { ReadConnection } from './sqlite-reads.js';
@@ -59,7 +60,14 @@ export function openDatabase(
 ): Database {
   const url = config.databaseUrl;
   if (url !== undefined && /^postgres(ql)?:\/\//.test(url)) {
-    const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes });
+    const pool = surviveConnectionLoss(
+      new pg.Pool({
+        connectionString: url,
+        max: 10,
+        types: pgTypes,
+        connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+      }),
+    );
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     registerHotReads(db, namedStatements(pool));
     return { db, dialect: 'postgres', destroy: () => db.destroy() };
