@@ -35,6 +35,8 @@ export interface Config {
   logLevel: LogLevel;
   migrate: boolean;
   sqliteSynchronous: 'FULL' | 'NORMAL';
+  /** Storage sweep: unreferenced objects and unfinished uploads younger than this are never removed. */
+  storageSweepGraceMs: number;
   timeouts: ServerTimeouts;
   /** After SIGTERM, in-flight requests get this long to finish before the process gives up on them. */
   shutdownTimeoutMs: number;
@@ -247,6 +249,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     migrate: flag(env, 'MIGRATE', true),
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL'),
+    storageSweepGraceMs: integer(env, 'STORAGE_SWEEP_GRACE_HOURS', 24, 1, 24 * 365) * 60 * 60 * 1000,
     timeouts: serverTimeouts(env),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 100, 3_600_000),
     rateLimitRedisPrefix: text(env, 'RATE_LIMIT_REDIS_PREFIX') ?? 'marketplace-rl:',

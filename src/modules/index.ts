@@ -79,6 +79,7 @@ import { readCatalogueVersion } from './resources/resources.repo.js';
 import { resourceSocialRoutes } from './resources/social/social.routes.js';
 import { createSocialService } from './resources/social/social.service.js';
 import { createVersionAccess } from '../core/auth/version-access.js';
+import { sweepStorage } from '../core/storage/sweep.js';
 import { galleriesRoutes } from './galleries/galleries.routes.js';
 import { createGalleriesService } from './galleries/galleries.service.js';
 import { downloadsRoutes } from './versions/downloads/downloads.routes.js';
@@ -317,5 +318,14 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
     name: 'purge-expired-sessions',
     intervalMs: 60 * 60 * 1000,
     run: async () => void (await deleteExpiredSessions(db, clock.now().toISOString())),
+  });
+  scheduler.register({
+    // Objects no row points at and unfinished uploads, older than STORAGE_SWEEP_GRACE_HOURS (crash leftovers).
+    name: 'sweep-storage',
+    intervalMs: 24 * 60 * 60 * 1000,
+    run: async () => {
+      const graceMs = context.config.storageSweepGraceMs;
+      app.log.info({ sweep: await sweepStorage({ db, storage, clock, graceMs }) }, 'storage swept');
+    },
   });
 }

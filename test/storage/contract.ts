@@ -62,6 +62,7 @@ export function storageContract(storage: () => Storage, options: { cdnUrl: strin
       expect(await storage().head('images/u/1/hello.txt')).toEqual({
         size: text.length,
         contentType: 'text/plain',
+        lastModified: expect.any(Date),
       });
       const object = await storage().get('images/u/1/hello.txt');
       expect(object?.size).toBe(text.length);
@@ -83,10 +84,31 @@ export function storageContract(storage: () => Storage, options: { cdnUrl: strin
       ).rejects.toThrow(RangeError);
     });
 
+    it('lists the objects under a prefix page by page, with size and modification time', async () => {
+      const keys = ['images/listing/a.txt', 'images/listing/b/c.txt', 'images/listing/d.txt'];
+      for (const key of keys) await storage().put(key, Buffer.from(key), { contentType: 'text/plain' });
+      await storage().put('images/listing-elsewhere.txt', text, { contentType: 'text/plain' });
+      const pages = [];
+      for await (const page of storage().list({ prefix: 'images/listing/', pageSize: 2 })) pages.push(page);
+      expect(pages.every((page) => page.length <= 2)).toBe(true);
+      const listed = pages.flat().sort((a, b) => a.key.localeCompare(b.key));
+      expect(listed.map((object) => object.key)).toEqual(keys);
+      expect(listed.map((object) => object.size)).toEqual(keys.map((key) => key.length));
+      expect(listed.every((object) => object.lastModified instanceof Date)).toBe(true);
+      const none = [];
+      for await (const page of storage().list({ prefix: 'images/nothing-here/', pageSize: 2 }))
+        none.push(page);
+      expect(none).toEqual([]);
+    });
+
     it('overwrites an object, content type included', async () => {
       await storage().put('images/over.dat', Buffer.from('first'), { contentType: 'text/plain' });
       await storage().put('images/over.dat', Buffer.from('second!'), { contentType: 'application/json' });
-      expect(await storage().head('images/over.dat')).toEqual({ size: 7, contentType: 'application/json' });
+      expect(await storage().head('images/over.dat')).toEqual({
+        size: 7,
+        contentType: 'application/json',
+        lastModified: expect.any(Date),
+      });
       expect((await readAll((await storage().get('images/over.dat'))!.body)).toString()).toBe('second!');
     });
 
@@ -95,7 +117,11 @@ export function storageContract(storage: () => Storage, options: { cdnUrl: strin
         key: 'images/empty',
         size: 0,
       });
-      expect(await storage().head('images/empty')).toEqual({ size: 0, contentType: 'text/plain' });
+      expect(await storage().head('images/empty')).toEqual({
+        size: 0,
+        contentType: 'text/plain',
+        lastModified: expect.any(Date),
+      });
     });
 
     it('streams a ~20 MiB body in and out', async () => {
@@ -105,7 +131,11 @@ export function storageContract(storage: () => Storage, options: { cdnUrl: strin
         contentType: 'application/zip',
       });
       expect(stored.size).toBe(size);
-      expect(await storage().head('files/v1/big.bin')).toEqual({ size, contentType: 'application/zip' });
+      expect(await storage().head('files/v1/big.bin')).toEqual({
+        size,
+        contentType: 'application/zip',
+        lastModified: expect.any(Date),
+      });
       const read = await digestOf((await storage().get('files/v1/big.bin'))!.body);
       expect(read).toEqual({ size, digest: source.digest() });
       const tail = await storage().get('files/v1/big.bin', { start: size - 10, end: size - 1 });

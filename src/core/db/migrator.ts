@@ -11,7 +11,7 @@ import { resources } from './migrations/0004_resources.js';
 import { servers } from './migrations/0005_servers.js';
 import { reportsBadges } from './migrations/0006_reports_badges.js';
 import { versions } from './migrations/0007_versions.js';
-import { jobRuns } from './migrations/0008_job_runs.js';
+import { maintenance } from './migrations/0008_maintenance.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -30,7 +30,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0005_servers': servers,
   '0006_reports_badges': reportsBadges,
   '0007_versions': versions,
-  '0008_job_runs': jobRuns,
+  '0008_maintenance': maintenance,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

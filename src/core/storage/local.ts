@@ -2,7 +2,18 @@
 // mirror tree <rootDir>/meta/<key> so no object key can ever collide with a metadata file.
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, constants as fsConstants } from 'node:fs';
-import { access, mkdir, open, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import {
+  access,
+  mkdir,
+  open,
+  opendir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -10,7 +21,15 @@ import { pipeline } from 'node:stream/promises';
 import type { Clock } from '../clock.js';
 import { assertValidKey, isPrivateKey, PRIVATE_PREFIX } from './keys.js';
 import { signUrl } from './signed-urls.js';
-import type { ByteRange, ObjectInfo, ObjectStream, PutOptions, Storage, StoredObject } from './storage.js';
+import type {
+  ByteRange,
+  ListedObject,
+  ObjectInfo,
+  ObjectStream,
+  PutOptions,
+  Storage,
+  StoredObject,
+} from './storage.js';
 
 export interface LocalStorageOptions {
   rootDir: string;
@@ -32,6 +51,33 @@ const FALLBACK_CONTENT_TYPE = 'application/octet-stream';
 function isMissing(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/** A put in progress writes `.<name>.<uuid>.tmp` beside its target; a crash leaves it there. */
+const TEMP_FILE = /^\..+\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
+
+function assertFolderPrefix(prefix: string): void {
+  if (!prefix.endsWith('/')) throw new Error(`A listing prefix must end with '/': ${JSON.stringify(prefix)}`);
+  assertValidKey(prefix.slice(0, -1));
+}
+
+/** Every file under `dir`, depth first, as `<prefix><relative path>`; directories are read lazily. */
+async function* walkFiles(
+  dir: string,
+  prefix: string,
+): AsyncGenerator<{ key: string; path: string; name: string }> {
+  let entries;
+  try {
+    entries = await opendir(dir);
+  } catch (error) {
+    if (isMissing(error)) return;
+    throw error;
+  }
+  for await (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walkFiles(path, `${prefix}${entry.name}/`);
+    else if (entry.isFile()) yield { key: `${prefix}${entry.name}`, path, name: entry.name };
+  }
 }
 
 /** Clamps the end to the object; a start beyond it is the caller's bug, as S3 also rejects it. */
@@ -141,7 +187,7 @@ export function createLocalStorage({ rootDir, cdnUrl, secret, clock }: LocalStor
       try {
         const info = await stat(objectPath(key));
         if (!info.isFile()) return undefined;
-        return { size: info.size, contentType: await readContentType(key) };
+        return { size: info.size, contentType: await readContentType(key), lastModified: info.mtime };
       } catch (error) {
         if (isMissing(error)) return undefined;
         throw error;
@@ -177,6 +223,46 @@ export function createLocalStorage({ rootDir, cdnUrl, secret, clock }: LocalStor
     async ping(): Promise<void> {
       await mkdir(rootDir, { recursive: true });
       await access(rootDir, fsConstants.W_OK);
+    },
+
+    async *list({ prefix, pageSize }): AsyncGenerator<ListedObject[]> {
+      assertFolderPrefix(prefix);
+      let page: ListedObject[] = [];
+      for await (const file of walkFiles(objectPath(prefix.slice(0, -1)), prefix)) {
+        if (TEMP_FILE.test(file.name)) continue;
+        let info;
+        try {
+          info = await stat(file.path);
+        } catch (error) {
+          // Deleted between the directory read and the stat.
+          if (isMissing(error)) continue;
+          throw error;
+        }
+        page.push({ key: file.key, size: info.size, lastModified: info.mtime });
+        if (page.length >= pageSize) {
+          yield page;
+          page = [];
+        }
+      }
+      if (page.length > 0) yield page;
+    },
+
+    async abortIncompleteUploads({ prefix, startedBefore }): Promise<number> {
+      assertFolderPrefix(prefix);
+      let removed = 0;
+      for (const tree of [objectPath(prefix.slice(0, -1)), metaPath(prefix.slice(0, -1))]) {
+        for await (const file of walkFiles(tree, prefix)) {
+          if (!TEMP_FILE.test(file.name)) continue;
+          try {
+            if ((await stat(file.path)).mtime >= startedBefore) continue;
+            await unlink(file.path);
+            removed += 1;
+          } catch (error) {
+            if (!isMissing(error)) throw error;
+          }
+        }
+      }
+      return removed;
     },
   };
 }

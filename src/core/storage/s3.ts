@@ -1,10 +1,13 @@
 // S3-compatible driver (AWS, MinIO, R2, …). Uploads stream through lib-storage, so a large file is
 // sent as a multipart upload holding at most partSize × queueSize bytes in memory.
 import {
+  AbortMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
@@ -14,7 +17,15 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { pipeline, Readable, Transform } from 'node:stream';
 import { assertValidKey, isPrivateKey, PRIVATE_PREFIX } from './keys.js';
 import { attachmentDisposition } from './signed-urls.js';
-import type { ByteRange, ObjectInfo, ObjectStream, PutOptions, Storage, StoredObject } from './storage.js';
+import type {
+  ByteRange,
+  ListedObject,
+  ObjectInfo,
+  ObjectStream,
+  PutOptions,
+  Storage,
+  StoredObject,
+} from './storage.js';
 
 export interface S3StorageOptions {
   /** Custom endpoint for S3-compatible services; undefined → AWS. */
@@ -39,6 +50,16 @@ function isNotFound(error: unknown): boolean {
     return error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404;
   }
   return false;
+}
+
+/** Some S3-compatible servers (s3rver among them) do not implement every call, e.g. ListMultipartUploads. */
+function isNotImplemented(error: unknown): boolean {
+  return (
+    error instanceof S3ServiceException &&
+    (error.name === 'NotImplemented' ||
+      error.$metadata.httpStatusCode === 501 ||
+      error.$metadata.httpStatusCode === 405)
+  );
 }
 
 function isInvalidRange(error: unknown): boolean {
@@ -203,6 +224,7 @@ export function createS3Storage(options: S3StorageOptions): Storage {
         return {
           size: response.ContentLength ?? 0,
           contentType: response.ContentType ?? FALLBACK_CONTENT_TYPE,
+          ...(response.LastModified === undefined ? {} : { lastModified: response.LastModified }),
         };
       } catch (error) {
         if (isNotFound(error)) return undefined;
@@ -239,6 +261,64 @@ export function createS3Storage(options: S3StorageOptions): Storage {
 
     async ping(): Promise<void> {
       await client.send(new HeadBucketCommand({ Bucket: bucket }));
+    },
+
+    async *list({ prefix, pageSize }): AsyncGenerator<ListedObject[]> {
+      // ListObjects (v1) with the last key seen as Marker: every S3-compatible service pages it the same way,
+      // while some cannot produce v2 continuation tokens (s3rver builds them with DES, which OpenSSL 3 refuses).
+      let marker: string | undefined;
+      do {
+        const response = await client.send(
+          new ListObjectsCommand({
+            Bucket: bucket,
+            Prefix: prefix,
+            MaxKeys: pageSize,
+            ...(marker === undefined ? {} : { Marker: marker }),
+          }),
+        );
+        const page: ListedObject[] = [];
+        for (const object of response.Contents ?? []) {
+          if (object.Key === undefined || object.LastModified === undefined) continue;
+          page.push({ key: object.Key, size: object.Size ?? 0, lastModified: object.LastModified });
+        }
+        const last = response.Contents?.at(-1)?.Key;
+        if (page.length > 0) yield page;
+        marker = response.IsTruncated === true ? last : undefined;
+      } while (marker !== undefined);
+    },
+
+    async abortIncompleteUploads({ prefix, startedBefore }): Promise<number | undefined> {
+      let aborted = 0;
+      let keyMarker: string | undefined;
+      let uploadIdMarker: string | undefined;
+      do {
+        let response;
+        try {
+          response = await client.send(
+            new ListMultipartUploadsCommand({
+              Bucket: bucket,
+              Prefix: prefix,
+              ...(keyMarker === undefined ? {} : { KeyMarker: keyMarker }),
+              ...(uploadIdMarker === undefined ? {} : { UploadIdMarker: uploadIdMarker }),
+            }),
+          );
+        } catch (error) {
+          if (isNotImplemented(error)) return undefined;
+          throw error;
+        }
+        for (const upload of response.Uploads ?? []) {
+          if (upload.Key === undefined || upload.UploadId === undefined) continue;
+          if (upload.Initiated === undefined || upload.Initiated >= startedBefore) continue;
+          await client.send(
+            new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key, UploadId: upload.UploadId }),
+          );
+          aborted += 1;
+        }
+        const more = response.IsTruncated === true;
+        keyMarker = more ? response.NextKeyMarker : undefined;
+        uploadIdMarker = more ? response.NextUploadIdMarker : undefined;
+      } while (keyMarker !== undefined);
+      return aborted;
     },
   };
 }

@@ -15,6 +15,22 @@ export interface StoredObject {
 export interface ObjectInfo {
   size: number;
   contentType: string;
+  /** When the object was last written (set by head; the storage sweep re-checks it before deleting). */
+  lastModified?: Date;
+}
+
+/** One object in a listing. */
+export interface ListedObject {
+  key: string;
+  size: number;
+  lastModified: Date;
+}
+
+export interface ListOptions {
+  /** Only keys under this folder-like prefix (must end with '/'). */
+  prefix: string;
+  /** Most objects in one page (the S3 maximum is 1000). */
+  pageSize: number;
 }
 
 export interface ByteRange {
@@ -50,4 +66,12 @@ export interface Storage {
   signedUrl(key: string, options: SignedUrlOptions): Promise<string>;
   /** Readiness probe. */
   ping(): Promise<void>;
+  /** Pages through the objects under a prefix; only one page is held at a time, whatever the bucket's size. */
+  list(options: ListOptions): AsyncIterable<ListedObject[]>;
+  /**
+   * Removes uploads under `prefix` started before `startedBefore` that never finished (S3 multipart uploads, the
+   * local driver's temporary files); returns how many. Undefined when the service cannot list them (some
+   * S3-compatible servers): there, the bucket lifecycle rule is what removes them.
+   */
+  abortIncompleteUploads(options: { prefix: string; startedBefore: Date }): Promise<number | undefined>;
 }
