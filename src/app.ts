@@ -121,7 +121,6 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     limits: { fileSize: config.maxFileBytes, files: 1, fields: 20, fieldSize: 100_000 },
   });
   registerRequestShaping(app);
-  await registerOpenApi(app, config);
   const rateLimiting = config.rateLimit
     ? createRateLimiting(config.redisUrl, app.log, config.rateLimitRedisPrefix)
     : undefined;
@@ -131,6 +130,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     failedAuthentications: rateLimiting?.failedAuthentications,
   });
   if (rateLimiting !== undefined) await registerRateLimits(app, rateLimiting, readiness);
+  // After rate limits, so /docs and its assets are limited like every other route.
+  await registerOpenApi(app, config);
 
   const scheduler = createScheduler({ database, logger: app.log, clock });
   const context: AppContext = { config, database, storage, clock, scheduler, readiness };

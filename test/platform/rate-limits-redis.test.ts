@@ -197,6 +197,24 @@ describe('rate limits when Redis goes away and comes back', () => {
     await probe.connect();
     expect(await probe.get(`${prefix}ip:198.51.100.42`)).toBe('1');
   });
+
+  it('treats a stalled Redis as lost: one short wait at most, then process memory, then Redis again', async () => {
+    redis.kill('SIGSTOP');
+    try {
+      let slowest = 0;
+      for (let i = 0; i < 20; i++) {
+        const started = performance.now();
+        expect((await anonymousGet('198.51.100.43')).statusCode).toBe(200);
+        slowest = Math.max(slowest, performance.now() - started);
+      }
+      // The command timeout (100 ms) bounds the wait; the loaded test machine gets some slack on top.
+      expect(slowest).toBeLessThan(400);
+      await waitForRedis(t, 'degraded');
+    } finally {
+      redis.kill('SIGCONT');
+    }
+    await waitForRedis(t, 'ok');
+  });
 });
 
 describe('the server process with an unreachable Redis and TRUST_PROXY=true', () => {

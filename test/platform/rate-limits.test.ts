@@ -107,6 +107,14 @@ describe('unknown routes are rate-limited like any other request', () => {
     expect(limitHeaders(missing)).toMatchObject({ limit: 600, remaining: 599 });
   });
 
+  it('limits the API documentation like any other route', async () => {
+    for (const url of ['/docs', '/docs/json', '/openapi.json']) {
+      const res = await t.app.inject({ method: 'GET', url, remoteAddress: '198.51.100.42' });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['x-ratelimit-limit'], url).toBe('300');
+    }
+  });
+
   it('leaves the health probes exempt, so a busy balancer address never fails its own checks', async () => {
     const ip = '198.51.100.41';
     for (let i = 0; i < 301; i++) await t.app.inject({ method: 'GET', url: '/missing', remoteAddress: ip });
