@@ -35,11 +35,15 @@ export interface Config {
   logLevel: LogLevel;
   migrate: boolean;
   sqliteSynchronous: 'FULL' | 'NORMAL';
-  /** Storage sweep: unreferenced objects and unfinished uploads younger than this are never removed. */
-  storageSweepGraceMs: number;
   timeouts: ServerTimeouts;
   /** After SIGTERM, in-flight requests get this long to finish before the process gives up on them. */
   shutdownTimeoutMs: number;
+  /** Storage sweep: unreferenced objects and unfinished uploads younger than this are never removed. */
+  storageSweepGraceMs: number;
+  /** GET /metrics (Prometheus): on with METRICS=on or when METRICS_TOKEN is set; off by default. */
+  metrics: boolean;
+  /** When set, /metrics requires `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
   /** Prefix of every rate-limit key in Redis, so several deployments can share one Redis. */
   rateLimitRedisPrefix: string;
 }
@@ -167,6 +171,15 @@ function serverTimeouts(env: Env): ServerTimeouts {
   return timeouts;
 }
 
+/** A token short enough to guess is refused rather than silently protecting nothing. */
+function metricsConfig(env: Env): Pick<Config, 'metrics' | 'metricsToken'> {
+  const metricsToken = text(env, 'METRICS_TOKEN');
+  if (metricsToken !== undefined && metricsToken.length < 16) {
+    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');
+  }
+  return { metrics: flag(env, 'METRICS', metricsToken !== undefined), metricsToken };
+}
+
 const PROXY_ADDRESS_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /** An address, a CIDR (`10.0.0.0/8`), an IPv4 address with a netmask, or one of proxy-addr's names. */
@@ -249,9 +262,10 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     migrate: flag(env, 'MIGRATE', true),
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL'),
-    storageSweepGraceMs: integer(env, 'STORAGE_SWEEP_GRACE_HOURS', 24, 1, 24 * 365) * 60 * 60 * 1000,
     timeouts: serverTimeouts(env),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 100, 3_600_000),
+    storageSweepGraceMs: integer(env, 'STORAGE_SWEEP_GRACE_HOURS', 24, 1, 24 * 365) * 60 * 60 * 1000,
+    ...metricsConfig(env),
     rateLimitRedisPrefix: text(env, 'RATE_LIMIT_REDIS_PREFIX') ?? 'marketplace-rl:',
   };
 }

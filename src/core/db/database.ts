@@ -2,12 +2,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
+import type { LogEvent } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../../config.js';
 import type { DB } from './schema.js';
 import { createHash } from 'node:crypto';
 import { registerHotReads } from './prepared.js';
 import { PG_CONNECT_TIMEOUT_MS, surviveConnectionLoss } from './pg-connection-loss.js';
+import type { HotReads } from './prepared.js';
 import { openSqlite, sqliteDialect } from './sqlite.js';
 import { openReadConnection } from './sqlite-reads.js';
 import type { ReadConnection } from './sqlite-reads.js';
@@ -19,7 +21,44 @@ export interface Database {
   dialect: DialectName;
   /** SQLite on a file: the connection hot reads use (sqlite.ts). Absent on PostgreSQL and `:memory:`. */
   reader?: ReadConnection;
+  /** PostgreSQL: the connection pool, for the pool gauges of /metrics. */
+  pool?: pg.Pool;
   destroy(): Promise<void>;
+}
+
+/** Receives each statement's kind (select, insert, update, delete, other) and duration in seconds. */
+export type QueryObserver = (operation: string, seconds: number) => void;
+
+export interface OpenDatabaseOptions {
+  /** Times every statement, Kysely's and the hot reads' (metrics); nothing is timed without it. */
+  observeQuery?: QueryObserver;
+}
+
+const OPERATION_BY_NODE: Record<string, string> = {
+  SelectQueryNode: 'select',
+  InsertQueryNode: 'insert',
+  UpdateQueryNode: 'update',
+  DeleteQueryNode: 'delete',
+};
+
+/** Kysely's `log` option: it measures each query's duration itself and hands it over here. */
+function kyselyLog(observe: QueryObserver | undefined) {
+  if (observe === undefined) return undefined;
+  return (event: LogEvent) =>
+    observe(OPERATION_BY_NODE[event.query.query.kind] ?? 'other', event.queryDurationMillis / 1000);
+}
+
+/** Hot reads bypass Kysely (prepared.ts), so they are timed here: every one of them is a select. */
+function timedHotReads(reads: HotReads, observe: QueryObserver | undefined): HotReads {
+  if (observe === undefined) return reads;
+  return <Row>(sql: string, parameters: readonly unknown[]) => {
+    const started = performance.now();
+    const done = () => observe('select', (performance.now() - started) / 1000);
+    const rows = reads<Row>(sql, parameters);
+    if (Array.isArray(rows)) done();
+    else void rows.then(done, done);
+    return rows;
+  };
 }
 
 const TIMESTAMPTZ_OID = 1184;
@@ -57,7 +96,9 @@ function namedStatements(pool: pg.Pool) {
 
 export function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteSynchronous'>,
+  options: OpenDatabaseOptions = {},
 ): Database {
+  const log = kyselyLog(options.observeQuery);
   const url = config.databaseUrl;
   if (url !== undefined && /^postgres(ql)?:\/\//.test(url)) {
     const pool = surviveConnectionLoss(
@@ -68,9 +109,9 @@ export function openDatabase(
         connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
       }),
     );
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    registerHotReads(db, namedStatements(pool));
-    return { db, dialect: 'postgres', destroy: () => db.destroy() };
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
+    registerHotReads(db, timedHotReads(namedStatements(pool), options.observeQuery));
+    return { db, dialect: 'postgres', pool, destroy: () => db.destroy() };
   }
   let filename: string;
   if (url === ':memory:') filename = ':memory:';
@@ -82,12 +123,15 @@ export function openDatabase(
   const writer = openSqlite({ filename, synchronous: config.sqliteSynchronous });
   // An in-memory database exists only inside its one connection: there, hot reads go through Kysely too.
   if (filename === ':memory:') {
-    const db = new Kysely<DB>({ dialect: sqliteDialect(writer) });
+    const db = new Kysely<DB>({ dialect: sqliteDialect(writer), log });
     return { db, dialect: 'sqlite', destroy: () => db.destroy() };
   }
   const reader = openReadConnection(filename);
-  const db = new Kysely<DB>({ dialect: sqliteDialect(writer, reader.committed) });
-  registerHotReads(db, (sql, parameters) => reader.all(sql, parameters));
+  const db = new Kysely<DB>({ dialect: sqliteDialect(writer, reader.committed), log });
+  registerHotReads(
+    db,
+    timedHotReads((sql, parameters) => reader.all(sql, parameters), options.observeQuery),
+  );
   return {
     db,
     dialect: 'sqlite',
