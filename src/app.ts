@@ -31,6 +31,8 @@ import { createStorage } from './core/storage/index.js';
 import type { Storage } from './core/storage/storage.js';
 import { registerModules } from './modules/index.js';
 import { serverTimeoutOptions } from './core/http/server-timeouts.js';
+import { registerCompression } from './core/http/compression.js';
+import { createMetrics, instrumentStorage, registerMetrics } from './core/metrics/index.js';
 import { createReadiness, registerCoreProbes } from './core/readiness.js';
 import type { Readiness } from './core/readiness.js';
 
@@ -72,9 +74,12 @@ const REDACTED_PATHS = [
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
-  const database = options.database ?? openDatabase(config);
+  // Metrics exist only when enabled: off, they add no hook, no timing and no wrapper.
+  const metrics = config.metrics ? createMetrics() : undefined;
+  const database = options.database ?? openDatabase(config, { observeQuery: metrics?.observeQuery });
   const ownsDatabase = options.database === undefined;
-  const storage = options.storage ?? createStorage(config, { clock });
+  const plainStorage = options.storage ?? createStorage(config, { clock });
+  const storage = metrics ? instrumentStorage(plainStorage, metrics.storageErrors) : plainStorage;
 
   if (config.migrate) await migrateToLatest(database.db, database.dialect);
 
@@ -102,6 +107,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   warnIfTrustingEveryProxy(app.log, config.trustProxy);
   registerErrorHandling(app);
   registerSecurityHeaders(app);
+  await registerCompression(app);
+  if (metrics) await registerMetrics(app, { metrics, token: config.metricsToken, database });
   registerInputGuards(app);
   await app.register(cors, {
     origin: config.corsOrigins.length === 0 ? false : config.corsOrigins,
@@ -136,6 +143,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const scheduler = createScheduler({ database, logger: app.log, clock });
   const context: AppContext = { config, database, storage, clock, scheduler, readiness };
   app.decorate('context', context);
+  if (metrics) scheduler.observe((run) => metrics.observeJobRun(run));
 
   await app.register(cdnRoutes, { prefix: '/cdn', storage, secret: config.secret, clock });
   await registerModules(app, context);
