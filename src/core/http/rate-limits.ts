@@ -15,7 +15,6 @@ export const RATE_LIMITS = {
   authAttempts: 10,
   uploads: 60,
   failedAuthentications: 30,
-  window: '1 minute',
   windowMs: 60_000,
 } as const;
 
@@ -106,7 +105,7 @@ export async function registerRateLimits(
   await app.register(rateLimit, {
     global: true,
     max: (request) => (request.actor !== null ? RATE_LIMITS.authenticated : RATE_LIMITS.anonymous),
-    timeWindow: RATE_LIMITS.window,
+    timeWindow: RATE_LIMITS.windowMs,
     keyGenerator: callerKey,
     errorResponseBuilder: rateLimitedError,
     // Runs after authentication (registered earlier), so callers are keyed by account, not IP.
@@ -125,7 +124,7 @@ export async function registerRateLimits(
 export const authAttemptLimit = {
   rateLimit: {
     max: RATE_LIMITS.authAttempts,
-    timeWindow: RATE_LIMITS.window,
+    timeWindow: RATE_LIMITS.windowMs,
     keyGenerator: (request: FastifyRequest) => `auth:${clientKey(request)}`,
   },
 };
@@ -134,7 +133,7 @@ export const authAttemptLimit = {
 export const uploadLimit = {
   rateLimit: {
     max: RATE_LIMITS.uploads,
-    timeWindow: RATE_LIMITS.window,
+    timeWindow: RATE_LIMITS.windowMs,
     keyGenerator: (request: FastifyRequest) => `upload:${callerKey(request)}`,
   },
 };
