@@ -27,6 +27,8 @@ const PG_CONNECTION_MESSAGES = [
   'timeout exceeded when trying to connect',
   'is not queryable',
   'Client was closed',
+  // 55000 for ALLOW_CONNECTIONS false (maintenance); the code alone also covers unrelated errors.
+  'is not currently accepting connections',
 ];
 
 function isUnavailable(error: { code?: unknown; message?: unknown }): boolean {
