@@ -69,6 +69,21 @@ describe('failed authentications are rate-limited per IP', () => {
     expect(limitHeaders(anonymous)).toMatchObject({ limit: 300, remaining: 299 });
   });
 
+  it('counts a banned account’s refused key the same way', async () => {
+    const ip = '203.0.113.34';
+    const admin = await createUser(t.app, { role: 'ADMIN' });
+    const banned = await createUser(t.app);
+    const ban = await t.app.inject({
+      method: 'PATCH',
+      url: `/admin/users/${banned.id}`,
+      headers: admin.headers,
+      payload: { status: 'BANNED' },
+    });
+    expect(ban.statusCode).toBe(200);
+    for (let i = 0; i < 30; i++) expectError(await withKey(banned.apiKey, ip), 403, 'ACCOUNT_BANNED');
+    expectError(await withKey(banned.apiKey, ip), 429, 'RATE_LIMITED');
+  });
+
   it('counts each IP separately', async () => {
     for (let i = 0; i < 31; i++) await withKey(randomKey(), '203.0.113.32');
     expectError(await withKey(randomKey(), '203.0.113.32'), 429, 'RATE_LIMITED');

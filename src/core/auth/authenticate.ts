@@ -60,8 +60,10 @@ async function authenticatePlugin(
     try {
       await identify(request);
     } catch (error) {
-      // Refusals run before the general rate limit (which needs to know the caller), so they have their own.
-      if (failedAuthentications !== undefined && error instanceof AppError && error.statusCode === 401) {
+      // Refusals (unknown, expired or revoked credentials; banned or suspended accounts) run before the general
+      // rate limit, which needs to know the caller, so they have a budget of their own.
+      const refused = error instanceof AppError && (error.statusCode === 401 || error.statusCode === 403);
+      if (failedAuthentications !== undefined && refused) {
         throw await failedAuthentications.refuse(request, reply, error);
       }
       throw error;
