@@ -1,74 +1,80 @@
-// Operator commands: `npm run --silent cli -- <command> [--flags]`.
-import { parseArgs } from 'node:util';
-import { loadConfig } from './config.js';
-import { systemClock } from './core/clock.js';
-import { openDatabase } from './core/db/database.js';
-import { migrateToLatest } from './core/db/migrator.js';
-import type { Role } from './core/db/schema.js';
-import { ROLES } from './core/auth/roles.js';
-import { createAccount } from './modules/auth/accounts.js';
-import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
+// Operator commands: `npm run --silent cli -- <command> [--flags]`; `cli --help` lists them, `cli <command> --help`
+// explains one. A result is one JSON line on stdout; progress and errors go to stderr.
+// Exit codes: 0 done, 1 failed (one line saying why), 2 usage error (with the command's usage).
+import { ConfigError, loadConfig } from './config.js';
+import {
+  banCommand,
+  createUserCommand,
+  revokeKeysCommand,
+  setRoleCommand,
+  unbanCommand,
+} from './cli/accounts.js';
+import { backupCommand } from './cli/backup.js';
+import { parse, UsageError } from './cli/command.js';
+import type { Command } from './cli/command.js';
+import { jobsCommand } from './cli/jobs.js';
+import { migrateCommand } from './cli/migrate.js';
+import { restoreCommand } from './cli/restore.js';
+import { seedDemoCommand } from './cli/seed-demo.js';
 
-const USAGE = `Usage:
-  cli migrate
-  cli create-user --username U --email E --password P [--role USER|MODERATOR|ADMIN|SUPER_ADMIN]`;
+const COMMANDS: Command[] = [
+  createUserCommand,
+  setRoleCommand,
+  banCommand,
+  unbanCommand,
+  revokeKeysCommand,
+  migrateCommand,
+  jobsCommand,
+  backupCommand,
+  restoreCommand,
+  seedDemoCommand,
+];
+
+const OVERVIEW = `Usage: cli <command> [options]      (npm run --silent cli -- <command> …)
+
+Commands:
+${COMMANDS.map((command) => `  ${command.name.padEnd(13)} ${command.summary}`).join('\n')}
+
+\`cli <command> --help\` explains a command. Configuration comes from the same environment variables as the
+server (DATA_DIR, DATABASE_URL, STORAGE, …).`;
 
 async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  const config = loadConfig();
-  const database = openDatabase(config);
-  try {
-    if (command === 'migrate') {
-      const applied = await migrateToLatest(database.db, database.dialect);
-      console.log(JSON.stringify({ applied }));
-      return 0;
-    }
-    if (command === 'create-user') {
-      const { values } = parseArgs({
-        args: rest,
-        options: {
-          username: { type: 'string' },
-          email: { type: 'string' },
-          password: { type: 'string' },
-          role: { type: 'string', default: 'USER' },
-        },
-      });
-      const { username, email, password, role } = values;
-      if (!username || !email || !password)
-        throw new Error('--username, --email and --password are required');
-      if (!/^[a-zA-Z0-9_]{3,32}$/.test(username))
-        throw new Error('--username must match ^[a-zA-Z0-9_]{3,32}$');
-      if (password.length < 8) throw new Error('--password must have at least 8 characters');
-      if (!(ROLES as readonly string[]).includes(role!))
-        throw new Error(`--role must be one of ${ROLES.join(', ')}`);
-      if (config.migrate) await migrateToLatest(database.db, database.dialect);
-      const user = await createAccount(database.db, systemClock, {
-        username,
-        email,
-        password,
-        role: role as Role,
-      });
-      const key = await createApiKeysService({
-        db: database.db,
-        dialect: database.dialect,
-        clock: systemClock,
-      }).create(user.id, {
-        name: 'cli',
-      });
-      console.log(JSON.stringify({ id: user.id, username: user.username, role: user.role, apiKey: key.key }));
-      return 0;
-    }
-    console.error(USAGE);
+  const [name, ...args] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    (name === undefined ? console.error : console.log)(OVERVIEW);
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (command === undefined) {
+    console.error(`Unknown command ${name}\n\n${OVERVIEW}`);
     return 2;
-  } finally {
-    await database.destroy();
+  }
+  try {
+    const { values, positionals } = parse(command, args);
+    if (values['help'] === true) {
+      console.log(command.help);
+      return 0;
+    }
+    await command.run({ values, positionals, config: loadConfig() });
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`${error.message}\n\n${command.help}`);
+      return 2;
+    }
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      return 1;
+    }
+    console.error(error instanceof Error ? error.message : String(error));
+    return 1;
   }
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
+    console.error(error instanceof Error ? error.message : String(error));
     process.exit(1);
   },
 );

@@ -43,18 +43,34 @@ class CodeMigrationProvider implements MigrationProvider {
   }
 }
 
-export async function migrateToLatest(db: Kysely<DB>, dialect: DialectName): Promise<string[]> {
+async function createMigrator(db: Kysely<DB>, dialect: DialectName): Promise<Migrator> {
   // Kysely looks for its bookkeeping tables in every schema unless told which one: pin it to the current
   // schema, or a second deployment (or test schema) in the same database would find the first one's tables.
   const schema =
     dialect === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
       : undefined;
-  const migrator = new Migrator({
+  return new Migrator({
     db: db as unknown as Kysely<unknown>,
     ...(schema !== undefined ? { migrationTableSchema: schema } : {}),
     provider: new CodeMigrationProvider({ dialect, ts: timestampType(dialect) }),
   });
+}
+
+/** Every migration this build knows, with when it was applied (null: pending). For `cli migrate --status`. */
+export async function migrationStatus(
+  db: Kysely<DB>,
+  dialect: DialectName,
+): Promise<{ name: string; appliedAt: string | null }[]> {
+  const migrations = await (await createMigrator(db, dialect)).getMigrations();
+  return migrations.map((migration) => ({
+    name: migration.name,
+    appliedAt: migration.executedAt?.toISOString() ?? null,
+  }));
+}
+
+export async function migrateToLatest(db: Kysely<DB>, dialect: DialectName): Promise<string[]> {
+  const migrator = await createMigrator(db, dialect);
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';
