@@ -31,6 +31,7 @@ import { createStorage } from './core/storage/index.js';
 import type { Storage } from './core/storage/storage.js';
 import { registerModules } from './modules/index.js';
 import { serverTimeoutOptions } from './core/http/server-timeouts.js';
+import { closeConnectionsWithUnreadBodies } from './core/http/multipart.js';
 import { registerCompression } from './core/http/compression.js';
 import { createMetrics, instrumentStorage, registerMetrics } from './core/metrics/index.js';
 import { createReadiness, registerCoreProbes } from './core/readiness.js';
@@ -127,6 +128,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(multipart, {
     limits: { fileSize: config.maxFileBytes, files: 1, fields: 20, fieldSize: 100_000 },
   });
+  closeConnectionsWithUnreadBodies(app);
   registerRequestShaping(app);
   const rateLimiting = config.rateLimit
     ? createRateLimiting(config.redisUrl, app.log, config.rateLimitRedisPrefix)

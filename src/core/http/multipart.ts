@@ -3,7 +3,7 @@
 import { finished } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, badRequest, payloadTooLarge } from './errors.js';
 import { refuseNul } from './input-guards.js';
 
@@ -73,9 +73,29 @@ function mapParserError(error: unknown, fileField: string, maxBytes: number, fro
   }
 }
 
+/**
+ * Room for the boundaries, part headers and text fields around the file: a body announcing more than the file
+ * limit plus this is refused before a byte of it is read.
+ */
+export const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
+
+/**
+ * A response sent before the request body was read to the end (a 413 on Content-Length, a file cut at its
+ * limit, any early error) closes the connection. Otherwise Node reads and discards the rest of the body to keep
+ * the connection alive: a 1 GiB upload against a 100 MiB limit would be received in full after its 413.
+ */
+export function closeConnectionsWithUnreadBodies(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply) => {
+    if (!request.raw.complete) reply.header('connection', 'close');
+  });
+}
+
 /** Starts iterating the parts, refusing anything that is not multipart/form-data up front. */
 function openParts(request: FastifyRequest, maxBytes: number): AsyncIterableIterator<Multipart> {
   if (!request.isMultipart()) throw badRequest('Expected multipart/form-data');
+  const declared = Number(request.headers['content-length']);
+  if (declared > maxBytes + MULTIPART_OVERHEAD_BYTES)
+    throw payloadTooLarge(`Upload is larger than ${describeBytes(maxBytes)}`);
   // files: 1 makes busboy skip (rather than buffer) any second file and report it, whatever the app config.
   return request.parts({ limits: { fileSize: maxBytes, files: 1 } });
 }
@@ -95,6 +115,16 @@ function collectField(part: Exclude<Multipart, MultipartFile>, fields: Record<st
   fields[name] = typeof value === 'string' ? value : JSON.stringify(value);
   refuseNul(name, 'body');
   refuseNul(fields[name], `body.${name}`);
+}
+
+/**
+ * At the size limit busboy stops passing data on but ends the file stream only at the part's closing boundary,
+ * which a client sending an endless (chunked) body never sends: readers would wait, and the body be read, for
+ * ever. So the stream fails with the 413 right at the limit, which also stops the parser reading the request;
+ * the response then closes the connection (closeConnectionsWithUnreadBodies).
+ */
+function failAtLimit(part: MultipartFile, fileField: string, maxBytes: number): void {
+  part.file.once('limit', () => part.file.destroy(fileTooLarge(fileField, maxBytes)));
 }
 
 /** Throws for a file part under the wrong name, after letting the parser discard its bytes. */
@@ -126,6 +156,7 @@ export async function readBufferedUpload(
         continue;
       }
       assertFileField(part, fileField);
+      failAtLimit(part, fileField, maxBytes);
       const data = await part.toBuffer();
       // Covers an app registering the plugin with throwFileSizeLimit: false, where toBuffer truncates silently.
       if (part.file.truncated) throw fileTooLarge(fileField, maxBytes);
@@ -171,6 +202,7 @@ export async function readStreamedUpload<T>(
         continue;
       }
       assertFileField(part, fileField);
+      failAtLimit(part, fileField, maxBytes);
       const info = { fileName: safeFileName(part.filename ?? ''), mimeType: part.mimetype };
       const result = await consume(part.file, info).catch((error: unknown) => {
         consumerFailed = true;
