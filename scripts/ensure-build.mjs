@@ -20,7 +20,9 @@ const oldestOutput = Math.min(...outputs.map((path) => (existsSync(path) ? statS
 const sourcesChanged = existsSync('src') && oldestOutput < newestMtime('src');
 if (oldestOutput === 0 || sourcesChanged) {
   if (!existsSync('src')) {
-    console.error('No build in dist/ and no src/ to build it from: run `npm run build` where the sources are.');
+    console.error(
+      'No build in dist/ and no src/ to build it from: run `npm run build` where the sources are.',
+    );
     process.exit(1);
   }
   console.error('Building (tsc)…');
@@ -29,7 +31,9 @@ if (oldestOutput === 0 || sourcesChanged) {
       stdio: ['ignore', 'inherit', 'inherit'],
     });
   } catch {
-    console.error('The build failed (see above). Is `typescript` installed? It is a dependency: run `npm ci`.');
+    console.error(
+      'The build failed (see above). Is `typescript` installed? It is a dependency: run `npm ci`.',
+    );
     process.exit(1);
   }
 }
