@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import type { Metadata, OutputInfo, Sharp } from 'sharp';
-import { badRequest, payloadTooLarge, unsupportedMediaType } from './http/errors.js';
+import { AppError, badRequest, payloadTooLarge, unsupportedMediaType } from './http/errors.js';
+import { imageWork } from './image-work.js';
 
 export type ImageKind = 'png' | 'jpeg' | 'webp' | 'gif';
 
@@ -15,7 +16,8 @@ export interface ImageLimits {
   maxFrames: number;
   /**
    * Decoded pixels over all frames of one animation. sharp decodes every frame at once (4 bytes a pixel):
-   * without this, 25 MP × 200 frames would be 20 GB of RAM for a 5 MiB upload.
+   * without this, 25 MP × 200 frames would be 20 GB of RAM for a 5 MiB upload. It also bounds the CPU an upload
+   * costs: re-encoding takes about 25 ms of CPU per megapixel of animation (bench/gif.ts).
    */
   maxAnimationPixels: number;
 }
@@ -24,7 +26,8 @@ export const IMAGE_LIMITS: ImageLimits = {
   maxBytes: 5 * 1024 * 1024,
   maxPixels: 25_000_000,
   maxFrames: 200,
-  maxAnimationPixels: 50_000_000,
+  // 20 MP: e.g. 480x270 for 150 frames, 500x500 for 80. At 50 MP one GIF cost 3 s of CPU (defect 21).
+  maxAnimationPixels: 20_000_000,
 };
 
 export interface ProcessedImage {
@@ -116,7 +119,9 @@ function encode(pipeline: Sharp, kind: ImageKind): Sharp {
     case 'webp':
       return pipeline.webp({ quality: WEBP_QUALITY });
     case 'gif':
-      return pipeline.gif();
+      // The source's palette is reused, so dithering against it again and a high quantisation effort only cost
+      // time: together they were half of a GIF's re-encoding, for an identical output size (bench/gif.ts).
+      return pipeline.gif({ effort: 1, dither: 0 });
   }
 }
 
@@ -185,9 +190,12 @@ export async function processImage(
   }
 
   try {
-    const { data, info } = await encode(pipeline, kind).toBuffer({ resolveWithObject: true });
+    const { data, info } = await imageWork.run(() =>
+      encode(pipeline, kind).toBuffer({ resolveWithObject: true }),
+    );
     return toProcessed(kind, data, info);
   } catch (error) {
+    if (error instanceof AppError) throw error; // the work queue's 503
     if (error instanceof Error && error.message.includes('exceeds pixel limit')) {
       throw payloadTooLarge(`Image is larger than ${describePixels(limits.maxPixels)}`);
     }
@@ -204,9 +212,11 @@ export async function makeThumbnail(
   width: number,
   height: number,
 ): Promise<ProcessedImage> {
-  const { data, info } = await sharp(image.data, { animated: false, failOn: 'error' })
-    .resize({ width, height, fit: 'inside', withoutEnlargement: true })
-    .webp({ quality: THUMBNAIL_QUALITY })
-    .toBuffer({ resolveWithObject: true });
+  const { data, info } = await imageWork.run(() =>
+    sharp(image.data, { animated: false, failOn: 'error' })
+      .resize({ width, height, fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: THUMBNAIL_QUALITY })
+      .toBuffer({ resolveWithObject: true }),
+  );
   return toProcessed('webp', data, info);
 }

@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash, IMAGE_LIMITS, makeThumbnail, processImage } from '../../src/core/images.js';
+import { createWorkQueue, IMAGE_WORKERS, imageWork } from '../../src/core/image-work.js';
+import { buildTestApp } from '../helpers/app.js';
+import { expectError, multipart } from '../helpers/http.js';
+import { createResourceCast, resourceFor } from '../resources/helpers.js';
 import {
   animatedWebpImage,
   corruptPng,
@@ -273,5 +278,158 @@ describe('makeThumbnail', () => {
     const meta = await sharp(thumb.data).metadata();
     expect(meta.pages ?? 1).toBe(1);
     expect([meta.width, meta.height]).toEqual([50, 25]);
+  });
+});
+
+// Defect 21: a GIF at the old 50 MP animation budget (200 frames of 500x500) cost 3-11 s of CPU to re-encode.
+// The budget is now 20 MP, documented as a limit (413 beyond), and the worst accepted GIF costs about 0.5 s.
+/**
+ * An animation whose every frame differs (a block moves across a flat background), so no encoder merges
+ * frames and the header counts exactly `frames` pages. Flat, so it stays a few KiB.
+ */
+async function distinctFramesGif(width: number, height: number, frames: number): Promise<Buffer> {
+  const strip = Buffer.alloc(width * height * frames * 4);
+  strip.fill(Buffer.from([30, 120, 160, 255]));
+  for (let frame = 0; frame < frames; frame++) {
+    for (let y = 0; y < 16; y++) {
+      const row = (frame * height + y + ((frame * 5) % (height - 16))) * width;
+      for (let x = 0; x < 16; x++) {
+        strip.writeUInt32BE(0xf0d020ff, (row + x + ((frame * 7) % (width - 16))) * 4);
+      }
+    }
+  }
+  return sharp(strip, { raw: { width, height: height * frames, channels: 4, pageHeight: height } })
+    .gif({
+      loop: 0,
+      delay: Array.from({ length: frames }, () => 50),
+      keepDuplicateFrames: true,
+      effort: 1,
+      dither: 0,
+    })
+    .toBuffer();
+}
+
+describe('animation budget through an upload route (defect 21)', () => {
+  let t: Awaited<ReturnType<typeof buildTestApp>>;
+  let upload: (data: Buffer) => Promise<LightMyRequestResponse>;
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    const cast = await createResourceCast(t.app);
+    const resource = await resourceFor(t.app, cast, 'USER', 'APPROVED');
+    upload = async (data) => {
+      const body = await multipart('file', { data, name: 'anim.gif' });
+      return t.app.inject({
+        method: 'POST',
+        url: `/resources/description-images/${resource.id}/upload`,
+        headers: { ...cast.owner.headers, ...body.headers },
+        payload: body.payload,
+      });
+    };
+  });
+  afterAll(async () => t.close());
+
+  it('is 20 megapixels over all frames', () => {
+    expect(IMAGE_LIMITS.maxAnimationPixels).toBe(20_000_000);
+  });
+
+  it('refuses a GIF of 81 frames of 500x500 (20.25 MP, a few KiB) with 413 before decoding it', async () => {
+    const gif = await distinctFramesGif(500, 500, 81);
+    expect(gif.length).toBeLessThan(IMAGE_LIMITS.maxBytes);
+    expect((await sharp(gif).metadata()).pages).toBe(81);
+    const body = expectError(await upload(gif), 413, 'PAYLOAD_TOO_LARGE');
+    expect(body.message).toContain('20.25 megapixels');
+    expect(body.message).toContain('the limit is 20 megapixels');
+  });
+
+  it('accepts a GIF at the budget (80 frames of 500x500) and keeps every frame', async () => {
+    const response = await upload(await distinctFramesGif(500, 500, 80));
+    expect(response.statusCode, response.body).toBe(201);
+    const url = new URL((response.json() as { url: string }).url);
+    if (t.app.context.storage.driver === 'local') {
+      const stored = await t.app.inject({ method: 'GET', url: url.pathname });
+      const meta = await sharp(stored.rawPayload).metadata();
+      expect([meta.format, meta.width, meta.height, meta.pages]).toEqual(['gif', 500, 500, 80]);
+    }
+  });
+});
+
+describe('image work queue', () => {
+  /** A task that runs until its gate is opened. */
+  function gated() {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let started = false;
+    return {
+      task: async () => {
+        started = true;
+        await gate;
+        return 'done';
+      },
+      open,
+      started: () => started,
+    };
+  }
+
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('runs at most `concurrency` tasks at once, the next one when a slot frees, in arrival order', async () => {
+    const queue = createWorkQueue({ concurrency: 1, maxWaiting: 10 });
+    const [a, b, c] = [gated(), gated(), gated()];
+    const results = [queue.run(a.task), queue.run(b.task), queue.run(c.task)];
+    await settle();
+    expect([a.started(), b.started(), c.started()]).toEqual([true, false, false]);
+    expect([queue.active, queue.waiting]).toEqual([1, 2]);
+    a.open();
+    await results[0];
+    await settle();
+    expect([b.started(), c.started()]).toEqual([true, false]);
+    b.open();
+    c.open();
+    await expect(Promise.all(results)).resolves.toEqual(['done', 'done', 'done']);
+    expect([queue.active, queue.waiting]).toEqual([0, 0]);
+  });
+
+  it('frees the slot when a task fails', async () => {
+    const queue = createWorkQueue({ concurrency: 1, maxWaiting: 10 });
+    await expect(queue.run(async () => Promise.reject(new Error('broken image')))).rejects.toThrow('broken');
+    await expect(queue.run(async () => 'next')).resolves.toBe('next');
+    expect(queue.active).toBe(0);
+  });
+
+  it('refuses work beyond the waiting bound with 503', async () => {
+    const queue = createWorkQueue({ concurrency: 1, maxWaiting: 1 });
+    const [a, b] = [gated(), gated()];
+    const running = [queue.run(a.task), queue.run(b.task)];
+    await expect(queue.run(async () => 'too many')).rejects.toMatchObject({
+      statusCode: 503,
+      code: 'SERVER_BUSY',
+    });
+    a.open();
+    b.open();
+    await Promise.all(running);
+  });
+
+  it('is what every sharp pipeline of processImage and makeThumbnail waits for, one libvips thread each', async () => {
+    expect(sharp.concurrency()).toBe(1);
+    const png = await pngImage(64, 64);
+    const blockers = Array.from({ length: IMAGE_WORKERS }, () => gated());
+    const held = blockers.map((blocker) => imageWork.run(blocker.task));
+    let processed = false;
+    const processing = processImage(png).then((image) => {
+      processed = true;
+      return image;
+    });
+    // The header is read first (outside the queue); then the re-encoding waits for a slot.
+    const deadline = Date.now() + 5000;
+    while (imageWork.waiting === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    expect(imageWork.waiting).toBe(1);
+    expect(processed).toBe(false);
+    for (const blocker of blockers) blocker.open();
+    await Promise.all(held);
+    const image = await processing;
+    const thumbnail = makeThumbnail(image, 16, 16);
+    expect(imageWork.active + imageWork.waiting).toBe(1);
+    await expect(thumbnail).resolves.toMatchObject({ width: 16, height: 16 });
   });
 });
