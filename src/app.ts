@@ -130,9 +130,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   });
   closeConnectionsWithUnreadBodies(app);
   registerRequestShaping(app);
-  const rateLimiting = config.rateLimit
-    ? createRateLimiting(config.redisUrl, app.log, config.rateLimitRedisPrefix)
-    : undefined;
+  const rateLimiting = config.rateLimit ? createRateLimiting(config, app.log) : undefined;
   await app.register(authenticate, {
     db: database.db,
     clock,

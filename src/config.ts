@@ -15,6 +15,20 @@ export interface S3Config {
   forcePathStyle: boolean;
 }
 
+/** Requests per minute (DESIGN §6), each overridable by its RATE_LIMIT_* variable. */
+export interface RateLimitNumbers {
+  /** Per authenticated account. */
+  authenticated: number;
+  /** Per anonymous client IP (IPv6: per /64). */
+  anonymous: number;
+  /** POST /auth/login and /auth/register, per client IP. */
+  authAttempts: number;
+  /** Uploads, per caller. */
+  uploads: number;
+  /** Refused credentials, per client IP. */
+  failedAuthentications: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -46,6 +60,7 @@ export interface Config {
   metricsToken: string | undefined;
   /** Prefix of every rate-limit key in Redis, so several deployments can share one Redis. */
   rateLimitRedisPrefix: string;
+  rateLimits: RateLimitNumbers;
 }
 
 export class ConfigError extends Error {
@@ -180,6 +195,17 @@ function metricsConfig(env: Env): Pick<Config, 'metrics' | 'metricsToken'> {
   return { metrics: flag(env, 'METRICS', metricsToken !== undefined), metricsToken };
 }
 
+function rateLimitNumbers(env: Env): RateLimitNumbers {
+  const perMinute = (name: string, fallback: number) => integer(env, name, fallback, 1, 1_000_000);
+  return {
+    authenticated: perMinute('RATE_LIMIT_AUTHENTICATED', 600),
+    anonymous: perMinute('RATE_LIMIT_ANONYMOUS', 300),
+    authAttempts: perMinute('RATE_LIMIT_AUTH_ATTEMPTS', 10),
+    uploads: perMinute('RATE_LIMIT_UPLOADS', 60),
+    failedAuthentications: perMinute('RATE_LIMIT_FAILED_AUTH', 30),
+  };
+}
+
 const PROXY_ADDRESS_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /** An address, a CIDR (`10.0.0.0/8`), an IPv4 address with a netmask, or one of proxy-addr's names. */
@@ -267,5 +293,6 @@ export function loadConfig(env: Env = process.env): Config {
     storageSweepGraceMs: integer(env, 'STORAGE_SWEEP_GRACE_HOURS', 24, 1, 24 * 365) * 60 * 60 * 1000,
     ...metricsConfig(env),
     rateLimitRedisPrefix: text(env, 'RATE_LIMIT_REDIS_PREFIX') ?? 'marketplace-rl:',
+    rateLimits: rateLimitNumbers(env),
   };
 }

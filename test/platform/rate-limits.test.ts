@@ -1,6 +1,7 @@
 // Rate limits the general allowance does not reach (issue 11): refused credentials, unknown routes, and the
 // client address itself (TRUST_PROXY, IPv6). In-process counters; the Redis paths are in rate-limits-redis.
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
@@ -141,6 +142,58 @@ describe('unknown routes are rate-limited like any other request', () => {
   });
 });
 
+describe('configurable numbers (RATE_LIMIT_*)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({
+      RATE_LIMIT: 'on',
+      RATE_LIMIT_AUTHENTICATED: '4',
+      RATE_LIMIT_ANONYMOUS: '3',
+      RATE_LIMIT_AUTH_ATTEMPTS: '2',
+      RATE_LIMIT_UPLOADS: '1',
+      RATE_LIMIT_FAILED_AUTH: '5',
+    });
+  });
+  afterAll(async () => t.close());
+
+  it('applies each configured limit', async () => {
+    const user = await createUser(t.app);
+    const own = await t.app.inject({ method: 'GET', url: '/users/me', headers: user.headers });
+    expect(limitHeaders(own)).toMatchObject({ limit: 4, remaining: 3 });
+    const anonymous = await t.app.inject({ method: 'GET', url: '/resources', remoteAddress: '192.0.2.80' });
+    expect(limitHeaders(anonymous)).toMatchObject({ limit: 3, remaining: 2 });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      remoteAddress: '192.0.2.81',
+      payload: { login: 'nobody_here', password: 'wrong password' },
+    });
+    expect(limitHeaders(login)).toMatchObject({ limit: 2, remaining: 1 });
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: '/users/me/image',
+      headers: { ...user.headers, 'content-type': 'multipart/form-data; boundary=x' },
+      payload: '--x--\r\n',
+    });
+    expect(limitHeaders(upload)).toMatchObject({ limit: 1, remaining: 0 });
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: '/users/me',
+      headers: { 'x-api-key': randomKey() },
+      remoteAddress: '192.0.2.82',
+    });
+    expect(limitHeaders(refused)).toMatchObject({ limit: 5, remaining: 4 });
+  });
+
+  it('refuses a limit that is not a positive whole number, naming the variable', () => {
+    for (const bad of ['0', '-1', 'many', '1.5']) {
+      expect(() =>
+        loadConfig({ DATA_DIR: tmpdir(), SECRET: 'x'.repeat(32), RATE_LIMIT_ANONYMOUS: bad }),
+      ).toThrow(/RATE_LIMIT_ANONYMOUS/);
+    }
+  });
+});
+
 describe('the client address behind proxies (TRUST_PROXY)', () => {
   const login = (t: TestApp, remoteAddress: string, forwardedFor?: string) =>
     t.app.inject({
@@ -210,7 +263,7 @@ describe('the client address behind proxies (TRUST_PROXY)', () => {
 
   describe('configuration', () => {
     const trustProxy = (value: string) =>
-      loadConfig({ DATA_DIR: '/tmp', SECRET: 'x'.repeat(32), TRUST_PROXY: value }).trustProxy;
+      loadConfig({ DATA_DIR: tmpdir(), SECRET: 'x'.repeat(32), TRUST_PROXY: value }).trustProxy;
 
     it('reads a number as a hop count and addresses/CIDRs as a list', () => {
       expect(trustProxy('1')).toBe(1);

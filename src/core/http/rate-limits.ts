@@ -1,24 +1,18 @@
-// Rate limits (DESIGN §6): 600/min per authenticated caller, 300/min per anonymous IP; stricter limits for
-// login/register (per IP), uploads (per caller) and failed authentications (per IP). Counters live in Redis
-// when REDIS_URL is set and fall back to process memory while it is unreachable (rate-limit-store.ts).
+// Rate limits (DESIGN §6): per minute, per authenticated caller or anonymous IP, with stricter limits for
+// login/register (per IP), uploads (per caller) and failed authentications (per IP); the numbers come from
+// config (RATE_LIMIT_*). Counters live in Redis when REDIS_URL is set and fall back to process memory while
+// it is unreachable (rate-limit-store.ts).
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config, RateLimitNumbers } from '../../config.js';
 import { AppError } from './errors.js';
 import { FallbackStore, RedisLink } from './rate-limit-store.js';
 import type { RedisHealth } from './rate-limit-store.js';
 import type { Readiness } from '../readiness.js';
 
-export const RATE_LIMITS = {
-  authenticated: 600,
-  anonymous: 300,
-  authAttempts: 10,
-  uploads: 60,
-  failedAuthentications: 30,
-  windowMs: 60_000,
-} as const;
-
-const REDIS_NAMESPACE = 'marketplace-rl:';
+/** Every limit counts per minute. */
+const WINDOW_MS = 60_000;
 
 /**
  * The client address a limit counts against. IPv6 clients are counted per /64 (the plugin's own rule): one
@@ -48,25 +42,27 @@ export interface RateLimiting {
   redisHealth(): RedisHealth;
   link: RedisLink | undefined;
   nameSpace: string;
+  numbers: RateLimitNumbers;
 }
 
 export function createRateLimiting(
-  redisUrl: string | undefined,
+  config: Pick<Config, 'redisUrl' | 'rateLimitRedisPrefix' | 'rateLimits'>,
   log: FastifyBaseLogger,
-  nameSpace = REDIS_NAMESPACE,
 ): RateLimiting {
+  const { redisUrl, rateLimitRedisPrefix: nameSpace, rateLimits: numbers } = config;
   const link = redisUrl === undefined ? undefined : new RedisLink(redisUrl, log);
   const store = FallbackStore.create(link, `${nameSpace}failed-auth:`);
-  const max = RATE_LIMITS.failedAuthentications;
+  const max = numbers.failedAuthentications;
   return {
     link,
     nameSpace,
+    numbers,
     redisHealth: () => link?.health() ?? 'disabled',
     failedAuthentications: {
       // Only refusals are counted, and a valid credential is still looked up and accepted from a counted
       // address: clients behind one NAT share it, and one broken client must not lock the others out.
       async refuse(request, reply, refusal) {
-        const { current, ttl } = await store.increment(clientKey(request), RATE_LIMITS.windowMs, max);
+        const { current, ttl } = await store.increment(clientKey(request), WINDOW_MS, max);
         const resetSeconds = Math.max(1, Math.ceil(ttl / 1000));
         reply.header('x-ratelimit-limit', max);
         reply.header('x-ratelimit-remaining', Math.max(0, max - current));
@@ -95,7 +91,9 @@ export async function registerRateLimits(
   limiting: RateLimiting,
   readiness: Readiness,
 ): Promise<void> {
-  const { link } = limiting;
+  const { link, numbers } = limiting;
+  // Route configs below read the numbers of the app serving the request (tests build several apps).
+  app.decorate('rateLimitNumbers', numbers);
   if (link !== undefined) {
     app.addHook('onReady', async () => link.settled());
     app.addHook('onClose', async () => link.close());
@@ -104,8 +102,8 @@ export async function registerRateLimits(
   }
   await app.register(rateLimit, {
     global: true,
-    max: (request) => (request.actor !== null ? RATE_LIMITS.authenticated : RATE_LIMITS.anonymous),
-    timeWindow: RATE_LIMITS.windowMs,
+    max: (request) => (request.actor !== null ? numbers.authenticated : numbers.anonymous),
+    timeWindow: WINDOW_MS,
     keyGenerator: callerKey,
     errorResponseBuilder: rateLimitedError,
     // Runs after authentication (registered earlier), so callers are keyed by account, not IP.
@@ -120,20 +118,26 @@ export async function registerRateLimits(
   });
 }
 
-/** Route config: login and register, 10 per minute per IP. */
+/** Route config: login and register, per IP (default 10 per minute). */
 export const authAttemptLimit = {
   rateLimit: {
-    max: RATE_LIMITS.authAttempts,
-    timeWindow: RATE_LIMITS.windowMs,
+    max: (request: FastifyRequest) => request.server.rateLimitNumbers.authAttempts,
+    timeWindow: WINDOW_MS,
     keyGenerator: (request: FastifyRequest) => `auth:${clientKey(request)}`,
   },
 };
 
-/** Route config: uploads, 60 per minute per caller. */
+/** Route config: uploads, per caller (default 60 per minute). */
 export const uploadLimit = {
   rateLimit: {
-    max: RATE_LIMITS.uploads,
-    timeWindow: RATE_LIMITS.windowMs,
+    max: (request: FastifyRequest) => request.server.rateLimitNumbers.uploads,
+    timeWindow: WINDOW_MS,
     keyGenerator: (request: FastifyRequest) => `upload:${callerKey(request)}`,
   },
 };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    rateLimitNumbers: RateLimitNumbers;
+  }
+}
