@@ -38,6 +38,14 @@ ${COMMANDS.map((command) => `  ${command.name.padEnd(13)} ${command.summary}`).j
 \`cli <command> --help\` explains a command. Configuration comes from the same environment variables as the
 server (DATA_DIR, DATABASE_URL, STORAGE, …).`;
 
+/** What went wrong, on one line: the message, or the error's code or name when it has no message. */
+function oneLine(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  const text = error.message.trim() || (typeof code === 'string' ? code : error.name);
+  return text.split('\n')[0]!;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
@@ -66,7 +74,7 @@ async function main(argv: string[]): Promise<number> {
       console.error(error.message);
       return 1;
     }
-    console.error(error instanceof Error ? error.message : String(error));
+    console.error(oneLine(error));
     return 1;
   }
 }
@@ -74,7 +82,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error));
+    console.error(oneLine(error));
     process.exit(1);
   },
 );

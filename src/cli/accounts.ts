@@ -7,7 +7,6 @@ import type { Database } from '../core/db/database.js';
 import type { Role } from '../core/db/schema.js';
 import { validatorFactory } from '../core/http/validation.js';
 import { createMediaUrls } from '../core/media-urls.js';
-import { createStorage } from '../core/storage/index.js';
 import type { Config } from '../config.js';
 import { createAdminUsersService } from '../modules/admin/admin-users.service.js';
 import { createApiKeysService } from '../modules/api-keys/api-keys.service.js';
@@ -56,7 +55,9 @@ async function findUser(database: Database, login: string): Promise<UserRow> {
   return user;
 }
 
-function adminUsers(database: Database, config: Config) {
+async function adminUsers(database: Database, config: Config) {
+  // The storage driver (and with it the S3 SDK) only builds the image URLs of the printed profile.
+  const { createStorage } = await import('../core/storage/index.js');
   return createAdminUsersService({
     db: database.db,
     dialect: database.dialect,
@@ -123,7 +124,7 @@ ${USER_HELP}
     const wanted = role(values);
     await withDatabase(config, async (database) => {
       const user = await findUser(database, login);
-      const updated = await adminUsers(database, config).update(OPERATOR, user.id, { role: wanted });
+      const updated = await (await adminUsers(database, config)).update(OPERATOR, user.id, { role: wanted });
       printResult({ id: updated.id, username: updated.username, role: updated.role, status: updated.status });
     });
   },
@@ -143,7 +144,7 @@ ${USER_HELP}`,
       const login = required(values, 'user');
       await withDatabase(config, async (database) => {
         const user = await findUser(database, login);
-        const updated = await adminUsers(database, config).update(OPERATOR, user.id, { status });
+        const updated = await (await adminUsers(database, config)).update(OPERATOR, user.id, { status });
         printResult({
           id: updated.id,
           username: updated.username,

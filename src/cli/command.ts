@@ -2,12 +2,9 @@
 // stderr (stdout carries only results, one JSON line, so scripts can read it), and opening the database or the app.
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
-import { buildApp } from '../app.js';
 import type { App } from '../app.js';
 import type { Config } from '../config.js';
-import { openDatabase } from '../core/db/database.js';
 import type { Database } from '../core/db/database.js';
-import { migrateToLatest } from '../core/db/migrator.js';
 
 /** A mistake in how the command was called: exit code 2 and the command's usage. */
 export class UsageError extends Error {
@@ -65,6 +62,10 @@ export function progress(message: string): void {
 
 /** The database, migrated when MIGRATE allows it, closed after `work`. */
 export async function withDatabase<T>(config: Config, work: (database: Database) => Promise<T>): Promise<T> {
+  const [{ openDatabase }, { migrateToLatest }] = await Promise.all([
+    import('../core/db/database.js'),
+    import('../core/db/migrator.js'),
+  ]);
   const database = openDatabase(config);
   try {
     if (config.migrate) await migrateToLatest(database.db, database.dialect);
@@ -80,6 +81,8 @@ export async function withDatabase<T>(config: Config, work: (database: Database)
  */
 export async function withApp<T>(config: Config, work: (app: App) => Promise<T>): Promise<T> {
   const quiet = (process.env['LOG_LEVEL'] ?? '').trim() === '';
+  // Loaded on demand: the whole app takes seconds to import, which `--help` and account commands need not pay.
+  const { buildApp } = await import('../app.js');
   const app = await buildApp({ config: { ...config, logLevel: quiet ? 'silent' : config.logLevel } });
   try {
     await app.ready();
