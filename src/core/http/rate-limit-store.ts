@@ -40,8 +40,6 @@ const RETRY_AFTER_FAILURE_MS = 1000;
 /** A command slower than this is a failure: Redis answers in well under a millisecond when healthy. */
 const COMMAND_TIMEOUT_MS = 100;
 
-export type RedisHealth = 'ok' | 'degraded' | 'disabled';
-
 /**
  * One Redis connection for every rate-limit counter, with its health. Reconnects forever (at most a second
  * apart), so a Redis that comes back is used again without a restart; logs one warning when it is lost and
@@ -96,10 +94,6 @@ export class RedisLink {
       this.commandFailed(error as Error);
       return false;
     }
-  }
-
-  health(): RedisHealth {
-    return this.client.status === 'ready' && !this.degraded ? 'ok' : 'degraded';
   }
 
   /** Whether this counter call should go to Redis. While degraded on a live connection, one probe at a time. */

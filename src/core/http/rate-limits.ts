@@ -8,7 +8,6 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import type { Config, RateLimitNumbers } from '../../config.js';
 import { AppError } from './errors.js';
 import { FallbackStore, RedisLink } from './rate-limit-store.js';
-import type { RedisHealth } from './rate-limit-store.js';
 import type { Readiness } from '../readiness.js';
 
 /** Every limit counts per minute. */
@@ -39,7 +38,6 @@ export interface FailedAuthentications {
 /** Built before authentication is registered (it needs the failed-authentication budget), then registered. */
 export interface RateLimiting {
   failedAuthentications: FailedAuthentications;
-  redisHealth(): RedisHealth;
   link: RedisLink | undefined;
   nameSpace: string;
   numbers: RateLimitNumbers;
@@ -57,7 +55,6 @@ export function createRateLimiting(
     link,
     nameSpace,
     numbers,
-    redisHealth: () => link?.health() ?? 'disabled',
     failedAuthentications: {
       // Only refusals are counted, and a valid credential is still looked up and accepted from a counted
       // address: clients behind one NAT share it, and one broken client must not lock the others out.
