@@ -6,7 +6,9 @@
 // BENCH_USERS (default 10000), BENCH_RESOURCES (default 100000), BENCH_SERVERS (default 20000),
 // BENCH_DATABASE_URL (PostgreSQL; default a fresh SQLite file), BENCH_PIN (default 1: with `taskset` and two or
 // more CPUs, the measured server runs on CPU 0 and the load generator on CPU 1, so neither steals the other's
-// core and run-to-run noise drops).
+// core and run-to-run noise drops). BENCH_ONLY takes comma-separated parts of endpoint names;
+// BENCH_ACCEPT_ENCODING (e.g. `br` or `gzip`) is sent with every request to measure compression, and the
+// service's own environment applies (`METRICS=on`, `COMPRESSION=off`).
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,7 +24,11 @@ const duration = Number(process.env['BENCH_DURATION'] ?? 5);
 const rounds = Math.max(1, Number(process.env['BENCH_ROUNDS'] ?? 3));
 const connections = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
 const userCount = Number(process.env['BENCH_USERS'] ?? 10_000);
-const only = process.env['BENCH_ONLY'];
+/** Comma-separated parts of endpoint names. */
+const only = process.env['BENCH_ONLY']?.split(',');
+/** Sent with every measured request (e.g. `br, gzip`), to measure compression; unset sends none. */
+const acceptEncoding = process.env['BENCH_ACCEPT_ENCODING'];
+const headers: Record<string, string> = acceptEncoding ? { 'accept-encoding': acceptEncoding } : {};
 const resourceCount = Number(process.env['BENCH_RESOURCES'] ?? 100_000);
 const serverCount = Number(process.env['BENCH_SERVERS'] ?? 20_000);
 
@@ -78,12 +84,12 @@ function cpuOf(child: ChildProcess): Promise<number> {
 
 /** Load so the JIT, the garbage collector and the caches settle before measured runs. */
 async function warmUp(url: string, seconds = 2): Promise<void> {
-  await autocannon({ url, connections, duration: seconds });
+  await autocannon({ url, connections, duration: seconds, headers });
 }
 
 async function load(url: string, server: ChildProcess, status = 200): Promise<Measure> {
   const before = await cpuOf(server);
-  const result = await autocannon({ url, connections, duration, pipelining: 1 });
+  const result = await autocannon({ url, connections, duration, pipelining: 1, headers });
   const cpu = (await cpuOf(server)) - before;
   return {
     rps: result.requests.average,
@@ -122,15 +128,15 @@ async function main(): Promise<void> {
   const service = await start('bench/server.mjs', env);
   const rows: string[][] = [];
   try {
-    const targets = ENDPOINTS.filter((endpoint) => only === undefined || endpoint.name.includes(only)).map(
-      (endpoint) => ({
-        endpoint,
-        url: `http://127.0.0.1:${service.port}${endpoint.path.replace(
-          /:(\w+)/g,
-          (_, key: string) => seeded.targets[key] ?? `:${key}`,
-        )}`,
-      }),
-    );
+    const targets = ENDPOINTS.filter(
+      (endpoint) => only === undefined || only.some((part) => endpoint.name.includes(part)),
+    ).map((endpoint) => ({
+      endpoint,
+      url: `http://127.0.0.1:${service.port}${endpoint.path.replace(
+        /:(\w+)/g,
+        (_, key: string) => seeded.targets[key] ?? `:${key}`,
+      )}`,
+    }));
     // Every path once before any measurement, so the first endpoint does not pay for the start's leftovers.
     for (const { url } of targets) await warmUp(url);
     for (const { endpoint, url } of targets) {

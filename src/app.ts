@@ -108,7 +108,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   warnIfTrustingEveryProxy(app.log, config.trustProxy);
   registerErrorHandling(app);
   registerSecurityHeaders(app);
-  await registerCompression(app);
+  if (config.compression) await registerCompression(app);
   if (metrics) await registerMetrics(app, { metrics, token: config.metricsToken, database });
   registerInputGuards(app);
   await app.register(cors, {

@@ -58,6 +58,8 @@ export interface Config {
   metrics: boolean;
   /** When set, /metrics requires `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
+  /** br/gzip for JSON over 1 KB; off when a proxy or CDN in front compresses already. */
+  compression: boolean;
   /** Prefix of every rate-limit key in Redis, so several deployments can share one Redis. */
   rateLimitRedisPrefix: string;
   rateLimits: RateLimitNumbers;
@@ -292,6 +294,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 100, 3_600_000),
     storageSweepGraceMs: integer(env, 'STORAGE_SWEEP_GRACE_HOURS', 24, 1, 24 * 365) * 60 * 60 * 1000,
     ...metricsConfig(env),
+    compression: flag(env, 'COMPRESSION', true),
     rateLimitRedisPrefix: text(env, 'RATE_LIMIT_REDIS_PREFIX') ?? 'marketplace-rl:',
     rateLimits: rateLimitNumbers(env),
   };

@@ -3,6 +3,8 @@
 // and send it with the kept body.
 import { hash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
+import { encodedKeptBody } from './kept-encodings.js';
+import type { EncodedBodies } from './kept-encodings.js';
 
 /** One-shot crypto.hash avoids building a Hash object per response. */
 export const etagHash = (payload: string | Buffer): string => hash('sha1', payload, 'base64url');
@@ -13,6 +15,8 @@ export const weakEtag = (body: string): string => `W/"${etagHash(body)}"`;
 export interface RenderedBody {
   body: string;
   etag: string;
+  /** Its br/gzip forms, encoded on first request for each (kept-encodings.ts). */
+  encoded?: EncodedBodies;
 }
 
 /** Renders a route's answer (or the promise of one) with the route's own serializer, as Fastify would. */
@@ -25,5 +29,7 @@ export async function renderWith(reply: FastifyReply, answer: unknown): Promise<
  * Fastify sends the string as is, and the etag plugin uses the ETag header already set instead of hashing again.
  */
 export function sendRendered(reply: FastifyReply, rendered: RenderedBody): FastifyReply {
-  return reply.type('application/json; charset=utf-8').header('etag', rendered.etag).send(rendered.body);
+  reply.type('application/json; charset=utf-8').header('etag', rendered.etag);
+  const encoded = encodedKeptBody(reply, rendered.body, (rendered.encoded ??= {}));
+  return reply.send(encoded ?? rendered.body);
 }
