@@ -23,11 +23,17 @@ export interface Manifest {
 
 const run = promisify(execFile);
 
-/** Runs GNU tar; a failure becomes one line naming what tar said. */
-export async function tar(args: string[]): Promise<void> {
+/**
+ * Runs GNU tar; a failure becomes one line naming what tar said. With `liveTree`, exit status 1 is success: GNU tar
+ * says 1 when a file or directory changed while it was read ("file changed as we read it"), which in a storage
+ * folder the app is writing to only means a new object appeared beside the ones archived; objects themselves
+ * never change in place (they are renamed in whole).
+ */
+export async function tar(args: string[], { liveTree = false }: { liveTree?: boolean } = {}): Promise<void> {
   try {
     await run('tar', args, { maxBuffer: 16 * 1024 * 1024 });
   } catch (error) {
+    if (liveTree && (error as { code?: unknown }).code === 1) return;
     const stderr = (error as { stderr?: string }).stderr?.trim().split('\n').at(-1);
     throw new Error(`tar failed: ${stderr || (error instanceof Error ? error.message : String(error))}`);
   }

@@ -86,19 +86,23 @@ PostgreSQL and S3 deployments are not backed up by this command: use pg_dump and
       await mkdir(storageDir, { recursive: true });
       const partial = `${target}.partial`;
       // Files a put is still writing (.<name>.<uuid>.tmp) are not objects yet; skip them.
-      await tar([
-        '--create',
-        '--file',
-        partial,
-        '--directory',
-        staging,
-        ...members,
-        '--directory',
-        dirname(storageDir),
-        '--exclude=.*.tmp',
-        '--warning=no-file-removed',
-        STORAGE_DIR,
-      ]);
+      await tar(
+        [
+          '--create',
+          '--file',
+          partial,
+          '--directory',
+          staging,
+          ...members,
+          '--directory',
+          dirname(storageDir),
+          '--exclude=.*.tmp',
+          '--warning=no-file-removed',
+          '--warning=no-file-changed',
+          STORAGE_DIR,
+        ],
+        { liveTree: true },
+      );
       await rename(partial, target);
       const archiveSize = (await stat(target)).size;
       progress(`Wrote ${target} (${(archiveSize / MIB).toFixed(1)} MiB)`);
