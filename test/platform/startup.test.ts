@@ -105,6 +105,8 @@ describe('start-up failures: one line naming the variable, exit 1, no stack trac
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(expected);
       expect(stderr + stdout).not.toMatch(/\n\s+at /);
+      // The S3 case points DATA_DIR here: a refused start leaves nothing behind.
+      expect(existsSync(join(dir, 'never-created'))).toBe(false);
     },
     PROCESS_TEST_TIMEOUT_MS,
   );
