@@ -257,10 +257,12 @@ describe('the server process with an unreachable Redis and TRUST_PROXY=true', ()
     server.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const base = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 45_000;
-    while (!output.includes('API on')) {
+    for (;;) {
       if (server.exitCode !== null || Date.now() > deadline)
         throw new Error(`server did not start:\n${output}`);
-      await new Promise((next) => setTimeout(next, 50));
+      const health = await fetch(`${base}/health`).catch(() => undefined);
+      if (health?.ok) break;
+      await new Promise((next) => setTimeout(next, 100));
     }
 
     for (let i = 0; i < 20; i++) {
