@@ -1,44 +1,11 @@
 // Account commands: create-user, set-role, ban, unban, revoke-keys. Each goes through the service the API uses
 // (registration rules, the admin-users service, the ban's credential revocation), acting as an operator.
-import type { Actor } from '../core/auth/authenticate.js';
 import { ROLES } from '../core/auth/roles.js';
-import { systemClock } from '../core/clock.js';
-import type { Database } from '../core/db/database.js';
 import type { Role } from '../core/db/schema.js';
-import { validatorFactory } from '../core/http/validation.js';
-import { createMediaUrls } from '../core/media-urls.js';
-import type { Config } from '../config.js';
-import { createAdminUsersService } from '../modules/admin/admin-users.service.js';
-import { createApiKeysService } from '../modules/api-keys/api-keys.service.js';
-import { createAccount } from '../modules/auth/accounts.js';
-import { revokeAllCredentials } from '../modules/auth/auth.repo.js';
-import { RegisterBody } from '../modules/auth/auth.schemas.js';
-import { createBadgeReader } from '../modules/badges/badge-reader.js';
-import { findUserById, findUserByLogin } from '../modules/users/users.repo.js';
-import type { UserRow } from '../modules/users/users.repo.js';
-import { printResult, required, UsageError, withDatabase } from './command.js';
+import { required, UsageError } from './command.js';
 import type { Command, Values } from './command.js';
 
-/** The operator acts with a super admin's rights, as no account: the service's "not yourself" rule never bites. */
-const OPERATOR: Actor = {
-  userId: 'operator-cli',
-  role: 'SUPER_ADMIN',
-  credential: { kind: 'api_key', id: 'cli' },
-};
-
-interface Validate {
-  (data: unknown): boolean;
-  errors?: { instancePath?: string; message?: string }[] | null;
-}
-
-/** POST /auth/register's own body validator, compiled the way Fastify compiles it. */
-function registrationValidator(): Validate {
-  const factory = validatorFactory() as unknown as (
-    external: unknown,
-    options: unknown,
-  ) => (route: { schema: unknown; httpPart: string; method: string; url: string }) => Validate;
-  return factory({}, {})({ schema: RegisterBody, httpPart: 'body', method: 'POST', url: '/auth/register' });
-}
+const actions = () => import('./account-actions.js');
 
 function role(values: Values, fallback?: Role): Role {
   const value = values['role'] ?? fallback;
@@ -46,25 +13,6 @@ function role(values: Values, fallback?: Role): Role {
     throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
   }
   return value as Role;
-}
-
-async function findUser(database: Database, login: string): Promise<UserRow> {
-  const user =
-    (await findUserByLogin(database.db, login.toLowerCase())) ?? (await findUserById(database.db, login));
-  if (user === undefined) throw new Error(`No user with username, email or id "${login}"`);
-  return user;
-}
-
-async function adminUsers(database: Database, config: Config) {
-  // The storage driver (and with it the S3 SDK) only builds the image URLs of the printed profile.
-  const { createStorage } = await import('../core/storage/index.js');
-  return createAdminUsersService({
-    db: database.db,
-    dialect: database.dialect,
-    clock: systemClock,
-    urls: createMediaUrls(createStorage(config)),
-    badges: createBadgeReader(database),
-  });
 }
 
 const USER_OPTION = { user: { type: 'string' } } as const;
@@ -95,19 +43,7 @@ JSON line {id, username, role, apiKey}. This is how the first administrator is m
       password: required(values, 'password'),
     };
     const wanted = role(values, 'USER');
-    const validate = registrationValidator();
-    if (!validate(body)) {
-      const [first] = validate.errors ?? [];
-      const field = first?.instancePath?.replace(/^\//, '') || 'input';
-      throw new UsageError(`--${field} ${first?.message ?? 'is invalid'}`);
-    }
-    await withDatabase(config, async (database) => {
-      const user = await createAccount(database.db, systemClock, { ...body, role: wanted });
-      const key = await createApiKeysService({ ...database, clock: systemClock }).create(user.id, {
-        name: 'cli',
-      });
-      printResult({ id: user.id, username: user.username, role: user.role, apiKey: key.key });
-    });
+    await (await actions()).createUserWithKey(config, body, wanted);
   },
 };
 
@@ -122,11 +58,7 @@ ${USER_HELP}
   async run({ values, config }) {
     const login = required(values, 'user');
     const wanted = role(values);
-    await withDatabase(config, async (database) => {
-      const user = await findUser(database, login);
-      const updated = await (await adminUsers(database, config)).update(OPERATOR, user.id, { role: wanted });
-      printResult({ id: updated.id, username: updated.username, role: updated.role, status: updated.status });
-    });
+    await (await actions()).updateAccount(config, login, { role: wanted });
   },
 };
 
@@ -142,16 +74,7 @@ ${USER_HELP}`,
     options: USER_OPTION,
     async run({ values, config }) {
       const login = required(values, 'user');
-      await withDatabase(config, async (database) => {
-        const user = await findUser(database, login);
-        const updated = await (await adminUsers(database, config)).update(OPERATOR, user.id, { status });
-        printResult({
-          id: updated.id,
-          username: updated.username,
-          role: updated.role,
-          status: updated.status,
-        });
-      });
+      await (await actions()).updateAccount(config, login, { status });
     },
   };
 }
@@ -171,10 +94,6 @@ ${USER_HELP}`,
   options: USER_OPTION,
   async run({ values, config }) {
     const login = required(values, 'user');
-    await withDatabase(config, async (database) => {
-      const user = await findUser(database, login);
-      await revokeAllCredentials(database.db, user.id, systemClock.now().toISOString());
-      printResult({ id: user.id, username: user.username, revoked: true });
-    });
+    await (await actions()).revokeKeys(config, login);
   },
 };

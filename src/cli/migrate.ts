@@ -1,6 +1,4 @@
 // migrate and migrate --status: the migrator the server runs at start, on demand.
-import { migrateToLatest, migrationStatus } from '../core/db/migrator.js';
-import { openDatabase } from '../core/db/database.js';
 import { printResult, progress } from './command.js';
 import type { Command } from './command.js';
 
@@ -15,6 +13,10 @@ prints {"migrations": [{name, appliedAt}], "pending": [names]}.
   --status        show applied and pending migrations only`,
   options: { status: { type: 'boolean' } },
   async run({ values, config }) {
+    const [{ migrateToLatest, migrationStatus }, { openDatabase }] = await Promise.all([
+      import('../core/db/migrator.js'),
+      import('../core/db/database.js'),
+    ]);
     const database = openDatabase(config);
     try {
       if (values['status'] === true) {
