@@ -34,6 +34,7 @@ function uploadBehaviour(driver: string, storage: () => Storage, leftovers: () =
       expect(await storage().head('files/v1/big')).toEqual({
         size: expected.size,
         contentType: 'application/java-archive',
+        lastModified: expect.any(Date),
       });
       const object = await storage().get('files/v1/big');
       expect(await digestOf(object!.body)).toEqual({ size: expected.size, sha256: expected.sha256 });
@@ -73,6 +74,7 @@ function uploadBehaviour(driver: string, storage: () => Storage, leftovers: () =
       expect(await storage().head('files/v1/empty')).toEqual({
         size: 0,
         contentType: 'application/octet-stream',
+        lastModified: expect.any(Date),
       });
     });
 
