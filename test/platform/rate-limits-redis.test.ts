@@ -1,6 +1,7 @@
 // Rate limits on Redis (issue 11, defect 5): shared while Redis answers, per process the moment it does not
 // (never a 5xx, never a wait), shared again by themselves when it is back; /ready names its state; the
-// process logs the loss once. Real Redis servers: the one at 127.0.0.1:6379 and our own child processes.
+// process logs the loss once. Real Redis servers: redis-server child processes the tests start and stop, so the
+// suite needs no Redis running.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -14,8 +15,6 @@ import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
 import { expectError } from '../helpers/http.js';
 
-const SHARED_REDIS = 'redis://127.0.0.1:6379';
-
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -24,7 +23,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** A key namespace of its own, so parallel runs sharing the Redis at :6379 never see each other's counters. */
+/** A key namespace of its own, so two groups sharing one Redis never see each other's counters. */
 const uniquePrefix = () => `test-rl-${process.pid}-${randomBytes(4).toString('hex')}:`;
 
 async function deleteKeys(url: string, prefix: string): Promise<void> {
@@ -105,13 +104,19 @@ describe('rate limits with a healthy Redis', () => {
   const prefix = uniquePrefix();
   let first: TestApp;
   let second: TestApp;
+  let redis: ChildProcess;
+  let redisUrl: string;
   beforeAll(async () => {
-    const env = { RATE_LIMIT: 'on', REDIS_URL: SHARED_REDIS, RATE_LIMIT_REDIS_PREFIX: prefix };
+    const port = await freePort();
+    redis = await startRedis(port);
+    redisUrl = `redis://127.0.0.1:${port}`;
+    const env = { RATE_LIMIT: 'on', REDIS_URL: redisUrl, RATE_LIMIT_REDIS_PREFIX: prefix };
     [first, second] = await Promise.all([buildTestApp(env), buildTestApp(env)]);
   });
   afterAll(async () => {
-    await Promise.all([first.close(), second.close()]);
-    await deleteKeys(SHARED_REDIS, prefix);
+    await Promise.all([first?.close(), second?.close()]);
+    await deleteKeys(redisUrl, prefix);
+    await stopProcess(redis);
   });
 
   it('shares the login budget between two processes', async () => {
