@@ -30,7 +30,7 @@ import { cdnRoutes } from './core/storage/cdn.routes.js';
 import { createStorage } from './core/storage/index.js';
 import type { Storage } from './core/storage/storage.js';
 import { registerModules } from './modules/index.js';
-import { serverTimeoutOptions } from './core/http/server-timeouts.js';
+import { enforceMinimumBodyRate, serverTimeoutOptions } from './core/http/server-timeouts.js';
 import { closeConnectionsWithUnreadBodies } from './core/http/multipart.js';
 import { registerCompression } from './core/http/compression.js';
 import { createMetrics, instrumentStorage, registerMetrics } from './core/metrics/index.js';
@@ -129,6 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     limits: { fileSize: config.maxFileBytes, files: 1, fields: 20, fieldSize: 100_000 },
   });
   closeConnectionsWithUnreadBodies(app);
+  enforceMinimumBodyRate(app.server, config.timeouts, app.log);
   registerRequestShaping(app);
   const rateLimiting = config.rateLimit ? createRateLimiting(config, app.log) : undefined;
   await app.register(authenticate, {

@@ -172,6 +172,12 @@ export interface ServerTimeouts {
   requestMs: number;
   /** A connection on which no byte moves for this long is closed, e.g. one that never sends a request. */
   idleMs: number;
+  /**
+   * A request body must average at least this many bytes per second once it has been arriving for
+   * bodyRateGraceMs (0: no floor). Bytes trickled slowly keep idleMs from firing, so only this cuts them early.
+   */
+  minBodyBytesPerSecond: number;
+  bodyRateGraceMs: number;
 }
 
 function serverTimeouts(env: Env): ServerTimeouts {
@@ -180,6 +186,8 @@ function serverTimeouts(env: Env): ServerTimeouts {
     headersMs: integer(env, 'HEADERS_TIMEOUT_MS', 30_000, 100, 3_600_000),
     requestMs: integer(env, 'REQUEST_TIMEOUT_MS', 600_000, 100, 86_400_000),
     idleMs: integer(env, 'IDLE_TIMEOUT_MS', 120_000, 100, 3_600_000),
+    minBodyBytesPerSecond: integer(env, 'MIN_BODY_BYTES_PER_SECOND', 1024, 0, 1_000_000_000),
+    bodyRateGraceMs: integer(env, 'BODY_RATE_GRACE_MS', 10_000, 100, 3_600_000),
   };
   // Node refuses a headers timeout above the request timeout; say so in our words rather than crash on start.
   if (timeouts.headersMs > timeouts.requestMs) {

@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
+import { createResourceCast, resourceFor } from '../resources/helpers.js';
+import type { ResourceCast } from '../resources/helpers.js';
+import { createVersion, versionUrl } from '../versions/helpers.js';
 
 let t: TestApp;
 let port: number;
@@ -28,8 +31,10 @@ afterAll(async () => {
 });
 
 /** Opens a connection and reports what it received and how long until the server closed it. */
-async function open(): Promise<{ socket: Socket; closed: Promise<{ afterMs: number; received: string }> }> {
-  const socket = connect(port, '127.0.0.1');
+async function open(
+  to = port,
+): Promise<{ socket: Socket; closed: Promise<{ afterMs: number; received: string }> }> {
+  const socket = connect(to, '127.0.0.1');
   sockets.push(socket);
   socket.setEncoding('utf8');
   await new Promise((done) => socket.once('connect', done));
@@ -43,12 +48,12 @@ async function open(): Promise<{ socket: Socket; closed: Promise<{ afterMs: numb
   return { socket, closed };
 }
 
-/** Writes one byte every `everyMs` until the socket closes: a slowloris client. */
-function trickle(socket: Socket, text: string, everyMs: number): void {
+/** Writes `chunk` characters every `everyMs` until the socket closes: one at a time is a slowloris client. */
+function trickle(socket: Socket, text: string, everyMs: number, chunk = 1): void {
   let index = 0;
   const timer = setInterval(() => {
     if (socket.destroyed || index >= text.length) return clearInterval(timer);
-    socket.write(text[index++]!);
+    socket.write(text.slice(index, (index += chunk)));
   }, everyMs);
   socket.once('close', () => clearInterval(timer));
 }
@@ -102,6 +107,105 @@ describe('server timeouts', () => {
   });
 });
 
+/** The status line and the JSON body of a raw HTTP/1.1 response. */
+function parseResponse(received: string): { status: string; body: Record<string, unknown> } {
+  const status = received.slice(0, received.indexOf('\r\n'));
+  return {
+    status,
+    body: JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>,
+  };
+}
+
+// Floor 2000 B/s after a 500 ms grace window: a trickled body (10 B/s) is cut at ~0.5 s, one sent at 3000 B/s for
+// ~1.5 s (three grace windows) is served. The defaults (1 KiB/s after 10 s) scale the same rule up.
+describe('minimum body rate (MIN_BODY_BYTES_PER_SECOND, BODY_RATE_GRACE_MS)', () => {
+  let slow: TestApp;
+  let slowPort: number;
+  let cast: ResourceCast;
+  let filesPath: string;
+  const boundary = 'rate-test-boundary';
+  const partHead =
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.bin"\r\n` +
+    'Content-Type: application/octet-stream\r\n\r\n';
+
+  beforeAll(async () => {
+    slow = await buildTestApp({ MIN_BODY_BYTES_PER_SECOND: '2000', BODY_RATE_GRACE_MS: '500' });
+    cast = await createResourceCast(slow.app);
+    const resource = await resourceFor(slow.app, cast, 'USER', 'APPROVED');
+    const version = await createVersion(slow.app, cast.owner, resource.id);
+    filesPath = `${versionUrl(resource.id, version.id)}/files`;
+    await slow.app.listen({ port: 0, host: '127.0.0.1' });
+    slowPort = (slow.app.server.address() as { port: number }).port;
+  });
+
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await slow.close();
+  });
+
+  const jsonHead = (length: number) =>
+    'POST /auth/login HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n' +
+    `Content-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+  const multipartHead = (length: number) =>
+    `POST ${filesPath} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nx-api-key: ${cast.owner.apiKey}\r\n` +
+    `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${length}\r\n\r\n`;
+  const multipartBody = (size: number) => partHead + 'x'.repeat(size) + `\r\n--${boundary}--\r\n`;
+
+  function expectCutWith408(received: string, afterMs: number): void {
+    const { status, body } = parseResponse(received);
+    expect(status).toMatch(/^HTTP\/1\.1 408 /);
+    expect(body).toMatchObject({ statusCode: 408, error: 'Request Timeout', code: 'REQUEST_TIMEOUT' });
+    expect(afterMs).toBeGreaterThanOrEqual(450);
+    expect(afterMs).toBeLessThan(3000);
+  }
+
+  it('answers 408 in our error shape and closes when a JSON body trickles in below the floor', async () => {
+    const { socket, closed } = await open(slowPort);
+    const body = JSON.stringify({ login: 'someone', password: 'x'.repeat(100) });
+    socket.write(jsonHead(body.length));
+    trickle(socket, body, 100);
+    const { afterMs, received } = await closed;
+    expectCutWith408(received, afterMs);
+  });
+
+  it('answers 408 in our error shape and closes when a multipart upload trickles in below the floor', async () => {
+    const { socket, closed } = await open(slowPort);
+    const body = multipartBody(1000);
+    socket.write(multipartHead(body.length));
+    trickle(socket, body, 100);
+    const { afterMs, received } = await closed;
+    expectCutWith408(received, afterMs);
+  });
+
+  it('serves a JSON body sent just above the floor for longer than the grace window', async () => {
+    const { socket, closed } = await open(slowPort);
+    const body = JSON.stringify({ login: 'someone', password: 'p'.repeat(4400) });
+    socket.write(jsonHead(body.length));
+    trickle(socket, body, 100, 300);
+    const { afterMs, received } = await closed;
+    expect(afterMs).toBeGreaterThan(1000);
+    // Judged by the route (wrong credentials or an over-long field), not cut by the rate guard.
+    expect(parseResponse(received).status).not.toMatch(/ 408 /);
+    expect(parseResponse(received).body.statusCode).toBeLessThan(500);
+  });
+
+  it('stores a multipart upload sent just above the floor for longer than the grace window', async () => {
+    const { socket, closed } = await open(slowPort);
+    const body = multipartBody(4400);
+    socket.write(multipartHead(body.length));
+    trickle(socket, body, 100, 300);
+    const { afterMs, received } = await closed;
+    expect(afterMs).toBeGreaterThan(1000);
+    expect(parseResponse(received).status).toMatch(/^HTTP\/1\.1 201 /);
+  });
+
+  it('does not time bodiless requests', async () => {
+    const { socket, closed } = await open(slowPort);
+    socket.write('GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+    expect((await closed).received).toMatch(/^HTTP\/1\.1 200 /);
+  });
+});
+
 describe('timeout configuration', () => {
   it('has defaults that suit a balancer in front and a 100 MiB upload on a slow link', () => {
     const config = loadConfig({
@@ -113,8 +217,19 @@ describe('timeout configuration', () => {
       headersMs: 30_000,
       requestMs: 600_000,
       idleMs: 120_000,
+      minBodyBytesPerSecond: 1024,
+      bodyRateGraceMs: 10_000,
     });
     expect(config.shutdownTimeoutMs).toBe(25_000);
+  });
+
+  it('accepts MIN_BODY_BYTES_PER_SECOND=0 (no floor) and refuses a non-number, naming the variable', () => {
+    const base = { SECRET: 'a-secret-of-at-least-thirty-two-characters!', DATA_DIR: '/nonexistent' };
+    expect(loadConfig({ ...base, MIN_BODY_BYTES_PER_SECOND: '0' }).timeouts.minBodyBytesPerSecond).toBe(0);
+    expect(() => loadConfig({ ...base, MIN_BODY_BYTES_PER_SECOND: '1k' })).toThrow(
+      /MIN_BODY_BYTES_PER_SECOND/,
+    );
+    expect(() => loadConfig({ ...base, BODY_RATE_GRACE_MS: '0' })).toThrow(/BODY_RATE_GRACE_MS/);
   });
 
   it('refuses a headers timeout longer than the request timeout, naming the variable', () => {
