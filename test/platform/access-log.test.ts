@@ -7,7 +7,9 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 interface AccessLine {
+  level: number;
   msg: string;
+  reason?: string;
   method: string;
   url: string;
   status: number;
@@ -136,5 +138,25 @@ describe('access log line', () => {
     await exchange([request('/health', long, '', true)]);
     const [line] = await logLinesWhere((entry) => entry.ua?.startsWith('long-agent/') === true, 1);
     expect(line!.ua).toBe(long.slice(0, 256));
+  });
+
+  it('logs a client that closes the connection mid-body at info level, never as a failed request', async () => {
+    const socket = connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      'POST /auth/login HTTP/1.1\r\nHost: logs.test\r\nContent-Type: application/json\r\n' +
+        'Content-Length: 1000\r\n\r\n{"login":"half',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.destroy();
+    const deadline = Date.now() + 5000;
+    let closed: AccessLine | undefined;
+    while (closed === undefined && Date.now() < deadline) {
+      closed = lines.find((line) => line.msg.startsWith('client closed the connection'));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(closed).toMatchObject({ level: 30, reason: 'aborted' });
+    // Before, the abort (ECONNRESET) was logged at error level as "request failed" and answered as an outage.
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
   });
 });

@@ -94,6 +94,17 @@ function fromFastifyError(error: FastifyError): ErrorBody {
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
+    // The client went away while its body was arriving (Node's "aborted", ECONNRESET): not our failure, and not the
+    // database's either, whatever the code says. Nobody is left to answer; the status only reaches logs and metrics.
+    if (request.raw.socket?.destroyed === true) {
+      request.log.info(
+        { reason: error.message },
+        'client closed the connection before the request was answered',
+      );
+      return reply
+        .status(400)
+        .send(errorBody(400, 'The client closed the connection', 'CLIENT_CLOSED_REQUEST'));
+    }
     const databaseAway = !(error instanceof AppError) && isDatabaseUnavailable(error);
     // A database outage is not the request's fault nor a bug: 503 with Retry-After, so clients try again.
     if (databaseAway) reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
