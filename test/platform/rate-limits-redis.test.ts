@@ -112,6 +112,7 @@ describe('rate limits with a healthy Redis', () => {
     redisUrl = `redis://127.0.0.1:${port}`;
     const env = { RATE_LIMIT: 'on', REDIS_URL: redisUrl, RATE_LIMIT_REDIS_PREFIX: prefix };
     [first, second] = await Promise.all([buildTestApp(env), buildTestApp(env)]);
+    await Promise.all([waitForRedis(first, 'ok'), waitForRedis(second, 'ok')]);
   });
   afterAll(async () => {
     await Promise.all([first?.close(), second?.close()]);
@@ -186,6 +187,8 @@ describe('rate limits when Redis goes away and comes back', () => {
     });
     probe = new Redis(`redis://127.0.0.1:${port}`, { lazyConnect: true, enableOfflineQueue: false });
     probe.on('error', () => undefined);
+    // Until its connection is up the app counts in process memory (by design): start counting once it is.
+    await waitForRedis(t, 'ok');
   });
   afterAll(async () => {
     await t.close();
