@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { App } from '../../src/app.js';
-import { STORAGE_KEY_COLUMNS } from '../../src/core/storage/references.repo.js';
 import { pngImage } from '../fixtures/images.js';
 import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
@@ -15,6 +14,7 @@ import type { TestUser } from '../helpers/factories.js';
 import { multipart } from '../helpers/http.js';
 import { createResource } from '../resources/helpers.js';
 import { createVersion, uploadFile } from '../versions/helpers.js';
+import { keysInRows } from '../helpers/storage-keys.js';
 
 // Each CLI run is a real process (node + tsx); on a loaded machine one takes several seconds.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
@@ -72,20 +72,6 @@ async function rowCounts(app: App): Promise<Record<string, number>> {
     counts[table.name] = Number(row.count);
   }
   return counts;
-}
-
-async function referencedKeys(app: App): Promise<string[]> {
-  const { db } = app.context.database;
-  const keys: string[] = [];
-  for (const [table, column] of STORAGE_KEY_COLUMNS) {
-    const rows = await db
-      .selectFrom(table as 'users')
-      .select(column as 'image_key')
-      .where(column as 'image_key', 'is not', null)
-      .execute();
-    keys.push(...rows.map((row) => (row as Record<string, string>)[column]!));
-  }
-  return keys;
 }
 
 const objectPath = (dataDir: string, key: string) => join(dataDir, 'storage', 'objects', ...key.split('/'));
@@ -163,7 +149,7 @@ describe('cli backup and restore', () => {
         expect(count, table).toBeLessThanOrEqual(after[table] ?? 0);
       }
       // Every object a restored row names is there, byte for byte as in the source.
-      const keys = await referencedKeys(restored.app);
+      const keys = await keysInRows(restored.app);
       expect(keys.length).toBeGreaterThanOrEqual(6);
       for (const key of keys) {
         expect(existsSync(objectPath(targetDir, key)), key).toBe(true);

@@ -26,6 +26,7 @@ import type { TestUser } from '../helpers/factories.js';
 import { multipart } from '../helpers/http.js';
 import { createResource } from '../resources/helpers.js';
 import { createVersion, uploadFile } from '../versions/helpers.js';
+import { keysInRows } from '../helpers/storage-keys.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -38,21 +39,6 @@ async function postImage(t: TestApp, user: TestUser, url: string, field: string,
     payload: form.payload,
   });
   expect(response.statusCode, response.body).toBeLessThan(300);
-}
-
-/** Every key a row holds now, read straight from the tables. */
-async function keysInRows(t: TestApp): Promise<string[]> {
-  const { db } = t.app.context.database;
-  const keys: string[] = [];
-  for (const [table, column] of STORAGE_KEY_COLUMNS) {
-    const rows = await db
-      .selectFrom(table as 'users')
-      .select(column as 'image_key')
-      .where(column as 'image_key', 'is not', null)
-      .execute();
-    keys.push(...rows.map((row) => (row as Record<string, string>)[column]!));
-  }
-  return keys;
 }
 
 describe('storage sweep', () => {
@@ -109,7 +95,7 @@ describe('storage sweep', () => {
 
   it('the sweep-storage job removes old objects no row points at and keeps every referenced one', async () => {
     const { storage, scheduler } = t.app.context;
-    const referenced = await keysInRows(t);
+    const referenced = await keysInRows(t.app);
     // avatar, resource icon, gallery image + thumbnail, description image, version file
     expect(referenced).toHaveLength(6);
     t.clock.advance(t.config.storageSweepGraceMs + HOUR_MS);
