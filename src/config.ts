@@ -63,6 +63,30 @@ export interface Config {
   /** Prefix of every rate-limit key in Redis, so several deployments can share one Redis. */
   rateLimitRedisPrefix: string;
   rateLimits: RateLimitNumbers;
+  events: EventsConfig;
+}
+
+/** Events, webhooks and outbound connections (spec/extensions.md §1 and its shared rules). */
+export interface EventsConfig {
+  /** Events (and their deliveries) older than this are deleted by the daily retention job. */
+  retentionDays: number;
+  /** OUTBOUND_ALLOW_PRIVATE: lets webhooks (and Votifier) reach loopback, private and link-local addresses. */
+  outboundAllowPrivate: boolean;
+  /** Whether this process sends webhook deliveries (any number of processes may). */
+  webhookWorker: boolean;
+  /** Deliveries in flight at once per process. */
+  webhookConcurrency: number;
+  /** Connect + response time allowed to a receiver. */
+  webhookTimeoutMs: number;
+  /** How often an idle worker looks for new events and due retries. */
+  webhookPollMs: number;
+  /** Largest event body sent; an event whose JSON is larger is sent with its data cut to {truncated: true}. */
+  webhookMaxBodyBytes: number;
+  /**
+   * GET /events only lists events older than this on PostgreSQL, so a cursor never passes an event whose
+   * transaction committed a moment after a later one's. SQLite serializes writers: 0 there.
+   */
+  feedSettleMs: number | undefined;
 }
 
 export class ConfigError extends Error {
@@ -305,5 +329,20 @@ export function loadConfig(env: Env = process.env): Config {
     compression: flag(env, 'COMPRESSION', true),
     rateLimitRedisPrefix: text(env, 'RATE_LIMIT_REDIS_PREFIX') ?? 'marketplace-rl:',
     rateLimits: rateLimitNumbers(env),
+    events: eventsConfig(env),
+  };
+}
+
+function eventsConfig(env: Env): EventsConfig {
+  const settle = text(env, 'EVENT_FEED_SETTLE_MS');
+  return {
+    retentionDays: integer(env, 'EVENT_RETENTION_DAYS', 90, 1, 3650),
+    outboundAllowPrivate: flag(env, 'OUTBOUND_ALLOW_PRIVATE', false),
+    webhookWorker: flag(env, 'WEBHOOK_WORKER', true),
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 8, 1, 256),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 250, 10, 60_000),
+    webhookMaxBodyBytes: integer(env, 'WEBHOOK_MAX_BODY_KB', 256, 1, 10_240) * 1024,
+    feedSettleMs: settle === undefined ? undefined : integer(env, 'EVENT_FEED_SETTLE_MS', 0, 0, 60_000),
   };
 }

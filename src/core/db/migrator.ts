@@ -12,6 +12,7 @@ import { servers } from './migrations/0005_servers.js';
 import { reportsBadges } from './migrations/0006_reports_badges.js';
 import { versions } from './migrations/0007_versions.js';
 import { maintenance } from './migrations/0008_maintenance.js';
+import { events } from './migrations/0009_events.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0006_reports_badges': reportsBadges,
   '0007_versions': versions,
   '0008_maintenance': maintenance,
+  '0009_events': events,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -42,6 +42,7 @@ import type {
   VersionModerationEventsTable,
 } from './schema/versions.js';
 import type { JobRunsTable } from './schema/jobs.js';
+import type { EventsTable, WebhookDeliveriesTable, WebhooksTable } from './schema/events.js';
 
 export type * from './schema/accounts.js';
 export type * from './schema/teams.js';
@@ -51,6 +52,7 @@ export type * from './schema/servers.js';
 export type * from './schema/reports.js';
 export type * from './schema/versions.js';
 export type * from './schema/jobs.js';
+export type * from './schema/events.js';
 
 export interface DB {
   description_images: DescriptionImagesTable;
@@ -93,4 +95,7 @@ export interface DB {
   version_moderation_events: VersionModerationEventsTable;
   gallery_images: GalleryImagesTable;
   job_runs: JobRunsTable;
+  events: EventsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
