@@ -81,6 +81,9 @@ import { createSocialService } from './resources/social/social.service.js';
 import { createVersionAccess } from '../core/auth/version-access.js';
 import { sweepStorage } from '../core/storage/sweep.js';
 import { galleriesRoutes } from './galleries/galleries.routes.js';
+import { createSecretBox } from '../core/events/secret-box.js';
+import { webhooksRoutes } from './webhooks/webhooks.routes.js';
+import { createWebhooksService } from './webhooks/webhooks.service.js';
 import { createGalleriesService } from './galleries/galleries.service.js';
 import { downloadsRoutes } from './versions/downloads/downloads.routes.js';
 import { createDownloadsService } from './versions/downloads/downloads.service.js';
@@ -246,6 +249,18 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
     }),
   });
   await app.register(galleriesRoutes, { galleries });
+  await app.register(webhooksRoutes, {
+    webhooks: createWebhooksService({
+      db,
+      dialect,
+      clock,
+      access,
+      resourceAccess,
+      serverAccess: createServerAccess({ db, access }),
+      secretBox: createSecretBox(context.config.secret, 'webhook-secrets'),
+      outboundAllowPrivate: context.config.events.outboundAllowPrivate,
+    }),
+  });
 
   // Reports and their moderation (DESIGN §8 "Reports"); badges and awards (DESIGN §8 "Badges").
   await app.register(reportsRoutes, {
