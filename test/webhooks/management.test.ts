@@ -191,6 +191,22 @@ describe('creating a webhook', () => {
     expect((await call(user, 'DELETE', `/webhooks/${created[0]!.id}`)).statusCode).toBe(204);
     await createWebhook(user);
   });
+  it('holds the limit under concurrent creations in one scope', async () => {
+    const user = await createUser(t.app);
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, () => post(user, { url: URL_OK, events: ['*'], scope: { kind: 'USER' } })),
+    );
+    expect(answers.filter((answer) => answer.statusCode === 201)).toHaveLength(20);
+    for (const answer of answers.filter((a) => a.statusCode !== 201))
+      expectError(answer, 409, 'LIMIT_REACHED');
+    const rows = await t.app.context.database.db
+      .selectFrom('webhooks')
+      .select('id')
+      .where('scope_kind', '=', 'USER')
+      .where('scope_id', '=', user.id)
+      .execute();
+    expect(rows).toHaveLength(20);
+  });
 });
 
 describe('outbound target rules without OUTBOUND_ALLOW_PRIVATE', () => {
