@@ -81,6 +81,8 @@ import { createSocialService } from './resources/social/social.service.js';
 import { createVersionAccess } from '../core/auth/version-access.js';
 import { sweepStorage } from '../core/storage/sweep.js';
 import { galleriesRoutes } from './galleries/galleries.routes.js';
+import { feedsRoutes } from './feeds/feeds.routes.js';
+import { createFeedsService } from './feeds/feeds.service.js';
 import { createSecretBox } from '../core/events/secret-box.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { createWebhooksService } from './webhooks/webhooks.service.js';
@@ -249,6 +251,9 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
     }),
   });
   await app.register(galleriesRoutes, { galleries });
+  await app.register(feedsRoutes, {
+    feeds: createFeedsService({ db, dialect, clock, publicUrl: context.config.publicUrl }),
+  });
   await app.register(webhooksRoutes, {
     webhooks: createWebhooksService({
       db,
