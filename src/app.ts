@@ -70,6 +70,10 @@ const REDACTED_PATHS = [
   '*.token',
   '*.key',
   '*.apiKey',
+  // Webhook signing secrets (shown once) and their sealed forms.
+  '*.secret',
+  '*.secret_encrypted',
+  '*.previous_secret_encrypted',
 ];
 
 export async function buildApp(options: BuildAppOptions): Promise<App> {
@@ -152,6 +156,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   // Not awaited: what is due at start runs in the background, so listening never waits for a job.
   if (options.startJobs === true) app.addHook('onReady', async () => void scheduler.start());
+  if (options.startJobs === true && config.events.webhookWorker) {
+    app.addHook('onReady', async () => app.webhookWorker.start());
+  }
   app.addHook('onClose', async () => {
     await scheduler.stop();
     if (ownsDatabase) await database.destroy();

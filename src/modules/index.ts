@@ -83,9 +83,6 @@ import { sweepStorage } from '../core/storage/sweep.js';
 import { galleriesRoutes } from './galleries/galleries.routes.js';
 import { feedsRoutes } from './feeds/feeds.routes.js';
 import { createFeedsService } from './feeds/feeds.service.js';
-import { createSecretBox } from '../core/events/secret-box.js';
-import { webhooksRoutes } from './webhooks/webhooks.routes.js';
-import { createWebhooksService } from './webhooks/webhooks.service.js';
 import { createGalleriesService } from './galleries/galleries.service.js';
 import { downloadsRoutes } from './versions/downloads/downloads.routes.js';
 import { createDownloadsService } from './versions/downloads/downloads.service.js';
@@ -95,6 +92,8 @@ import { versionFilesRoutes } from './versions/version-files/version-files.route
 import { createVersionFilesService } from './versions/version-files/version-files.service.js';
 import { versionsRoutes } from './versions/versions.routes.js';
 import { createVersionsService } from './versions/versions.service.js';
+import { registerEvents } from './events/register.js';
+import { registerWebhooks } from './webhooks/register.js';
 
 export async function registerModules(app: FastifyInstance, context: AppContext): Promise<void> {
   const { database, storage, clock, scheduler } = context;
@@ -254,18 +253,6 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
   await app.register(feedsRoutes, {
     feeds: createFeedsService({ db, dialect, clock, publicUrl: context.config.publicUrl }),
   });
-  await app.register(webhooksRoutes, {
-    webhooks: createWebhooksService({
-      db,
-      dialect,
-      clock,
-      access,
-      resourceAccess,
-      serverAccess: createServerAccess({ db, access }),
-      secretBox: createSecretBox(context.config.secret, 'webhook-secrets'),
-      outboundAllowPrivate: context.config.events.outboundAllowPrivate,
-    }),
-  });
 
   // Reports and their moderation (DESIGN §8 "Reports"); badges and awards (DESIGN §8 "Badges").
   await app.register(reportsRoutes, {
@@ -316,6 +303,10 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
   await app.register(serverDescriptionImagesRoutes, { serverAccess, descriptionImages });
   await app.register(serverTagsRoutes, { catalogs: serverCatalogs });
   await app.register(serverCategoriesRoutes, { catalogs: serverCatalogs });
+  // Events, webhooks and feeds (spec/extensions.md §1).
+  await registerEvents(app, context);
+  await registerWebhooks(app, context, { access, resourceAccess, serverAccess });
+
   scheduler.register({
     name: 'recompute-server-ranks',
     intervalMs: 60_000,

@@ -32,12 +32,28 @@ export const API_TAGS = [
   { name: 'server-catalogs', description: 'Server tags and server categories' },
   { name: 'reports', description: 'Reports about users and resources, and their moderation' },
   { name: 'badges', description: 'Badges and the users who hold them' },
+  {
+    name: 'events',
+    description:
+      'The event log: every change to resources, versions, files, servers, teams, reports, badges and follows, ' +
+      'as a cursor feed filtered to what the caller may see',
+  },
+  {
+    name: 'webhooks',
+    description:
+      'Webhooks: signed (Standard Webhooks) deliveries of events to your URL, with retries, a delivery log and ' +
+      'redelivery',
+  },
+  { name: 'feeds', description: 'Atom feeds of approved resources and versions' },
   { name: 'admin', description: 'Account administration' },
   { name: 'cdn', description: 'Images and signed file downloads' },
 ];
 
 /** Security requirement for routes whose auth level is "required" or "optional". */
 export const SECURED: Array<Record<string, string[]>> = [{ apiKey: [] }, { bearerAuth: [] }];
+
+/** Optional credentials: anonymous callers are served too, signed-in ones may see more. */
+export const OPTIONAL_AUTH: Array<Record<string, string[]>> = [{}, ...SECURED];
 
 export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
   for (const schema of namedSchemas()) app.addSchema(schema);

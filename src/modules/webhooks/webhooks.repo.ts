@@ -207,3 +207,54 @@ export function findDelivery(
     .where('webhook_id', '=', webhookId)
     .executeTakeFirst();
 }
+
+/**
+ * Deletes webhooks whose resource, server or team no longer exists, once the fan-out has caught up and none of
+ * their deliveries is pending (so the deletion event itself went out first). Returns how many.
+ */
+export async function deleteOrphanedWebhooks(db: Executor): Promise<number> {
+  const result = await db
+    .deleteFrom('webhooks')
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb('scope_kind', '=', 'RESOURCE'),
+          eb.not(
+            eb.exists(
+              eb.selectFrom('resources').select('id').whereRef('resources.id', '=', 'webhooks.scope_id'),
+            ),
+          ),
+        ]),
+        eb.and([
+          eb('scope_kind', '=', 'SERVER'),
+          eb.not(
+            eb.exists(eb.selectFrom('servers').select('id').whereRef('servers.id', '=', 'webhooks.scope_id')),
+          ),
+        ]),
+        eb.and([
+          eb('scope_kind', '=', 'TEAM'),
+          eb.not(
+            eb.exists(eb.selectFrom('teams').select('id').whereRef('teams.id', '=', 'webhooks.scope_id')),
+          ),
+        ]),
+      ]),
+    )
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('webhook_deliveries')
+            .select('webhook_deliveries.id')
+            .whereRef('webhook_deliveries.webhook_id', '=', 'webhooks.id')
+            .where('webhook_deliveries.status', '=', 'PENDING'),
+        ),
+      ),
+    )
+    .where((eb) =>
+      eb.not(
+        eb.exists(eb.selectFrom('events').select('events.id').where('events.dispatched_at', 'is', null)),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
