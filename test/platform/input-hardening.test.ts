@@ -61,13 +61,26 @@ describe('input hardening', () => {
   let ids: Record<string, string>;
 
   beforeAll(async () => {
-    t = await buildTestApp();
+    // Private targets allowed so that a webhook (with a delivery log to list) can point at 127.0.0.1.
+    t = await buildTestApp({ OUTBOUND_ALLOW_PRIVATE: 'true' });
     personas = await createPersonas(t.app);
     operations = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Operations }>()
       .paths;
     const team = await createTeam(t.app, personas.admin);
     const resource = await createResource(t.app, personas.admin);
-    ids = { userId: personas.admin.id, teamId: team.id, id: team.id, resourceId: resource.id };
+    const webhook = await t.app.inject({
+      method: 'POST',
+      url: '/webhooks',
+      headers: personas.admin.headers,
+      payload: { url: 'http://127.0.0.1:9/hook', events: ['*'], scope: { kind: 'USER' } },
+    });
+    ids = {
+      userId: personas.admin.id,
+      teamId: team.id,
+      id: team.id,
+      resourceId: resource.id,
+      webhookId: webhook.json<{ id: string }>().id,
+    };
   });
   afterAll(async () => t.close());
 
