@@ -34,6 +34,7 @@ import { enforceMinimumBodyRate, serverTimeoutOptions } from './core/http/server
 import { closeConnectionsWithUnreadBodies } from './core/http/multipart.js';
 import { registerCompression } from './core/http/compression.js';
 import { createMetrics, instrumentStorage, registerMetrics } from './core/metrics/index.js';
+import { countWebhookBacklog } from './modules/webhooks/delivery/deliveries.repo.js';
 import { createReadiness, registerCoreProbes } from './core/readiness.js';
 import type { Readiness } from './core/readiness.js';
 
@@ -152,6 +153,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   await app.register(cdnRoutes, { prefix: '/cdn', storage, secret: config.secret, clock });
   await registerModules(app, context);
+  if (metrics) {
+    app.webhookWorker.observe((outcome, durationMs) => metrics.observeDelivery(outcome.result, durationMs));
+    metrics.watchWebhookQueue(() => countWebhookBacklog(database.db));
+  }
   await ensureDefaultAssets(storage);
 
   // Not awaited: what is due at start runs in the background, so listening never waits for a job.

@@ -38,11 +38,12 @@ const get = (url: string, headers: Record<string, string> = {}) =>
 
 const decode: Record<string, (data: Buffer) => Buffer> = { gzip: gunzipSync, br: brotliDecompressSync };
 
-// The API's own JSON (kept answers included: an anonymous resource read, the public list) and /openapi.json.
+// The API's own JSON (kept answers included: an anonymous resource read, the public list), /openapi.json and a feed.
 const LARGE_JSON = [
   ['a resource read (kept answer)', () => `/resources/${resourceId}`],
   ['the public resource list (kept page)', () => '/resources'],
   ['the OpenAPI document', () => '/openapi.json'],
+  ['the Atom feed of new resources', () => '/resources/feed.atom'],
 ] as const;
 
 describe('JSON of 1 KB or more', () => {

@@ -7,6 +7,7 @@ import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
 import { createUser } from '../helpers/factories.js';
 import { expectError } from '../helpers/http.js';
+import { startReceiver } from '../helpers/webhook-receiver.js';
 
 interface Sample {
   name: string;
@@ -188,6 +189,52 @@ describe('GET /metrics with METRICS=on', () => {
     expect(valueOf(samples, 'job_runs_total', { job: 'metrics-test-ok', outcome: 'ok' })).toBe(1);
     expect(valueOf(samples, 'job_runs_total', { job: 'metrics-test-failing', outcome: 'failed' })).toBe(1);
     expect(valueOf(samples, 'job_run_duration_seconds_count', { job: 'metrics-test-failing' })).toBe(1);
+  });
+});
+
+describe('GET /metrics: webhooks', () => {
+  it('counts delivery attempts by result and shows the backlog', async () => {
+    const t = await buildTestApp({
+      METRICS: 'on',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      WEBHOOK_TIMEOUT_MS: '300',
+    });
+    const receiver = await startReceiver();
+    try {
+      const user = await createUser(t.app);
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/webhooks',
+        headers: user.headers,
+        payload: { url: receiver.url, events: ['*'], scope: { kind: 'USER' } },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const resource = await t.app.inject({
+        method: 'POST',
+        url: '/resources',
+        headers: user.headers,
+        payload: { name: 'Metered', slug: `metered-${Date.now()}`, shortDescription: 'x', type: 'MOD' },
+      });
+      expect(resource.statusCode, resource.body).toBe(201);
+      let samples = await scrape(t);
+      expect(valueOf(samples, 'events_undispatched', {})).toBe(1);
+      receiver.respond = () => ({ status: 500 });
+      await t.app.webhookWorker.drain();
+      samples = await scrape(t);
+      expect(valueOf(samples, 'webhook_deliveries_total', { result: 'retrying' })).toBe(1);
+      expect(valueOf(samples, 'webhook_deliveries_pending', {})).toBe(1);
+      expect(valueOf(samples, 'events_undispatched', {})).toBe(0);
+      receiver.respond = () => ({ status: 204 });
+      t.clock.advance(60_000);
+      await t.app.webhookWorker.drain();
+      samples = await scrape(t);
+      expect(valueOf(samples, 'webhook_deliveries_total', { result: 'succeeded' })).toBe(1);
+      expect(valueOf(samples, 'webhook_delivery_duration_seconds_count', {})).toBe(2);
+      expect(valueOf(samples, 'webhook_deliveries_pending', {})).toBe(0);
+    } finally {
+      await receiver.close();
+      await t.close();
+    }
   });
 });
 

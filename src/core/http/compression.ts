@@ -10,9 +10,9 @@ import type { FastifyInstance } from 'fastify';
 /** "Over 1 KB": smaller bodies fit one packet anyway, and encoding them costs more than it saves. */
 export const COMPRESSION_THRESHOLD = 1024;
 
-/** JSON (and +json), text, and the /docs page's scripts and styles; never binary types. */
+/** JSON (and +json), Atom feeds, text, and the /docs page's scripts and styles; never binary types. */
 const COMPRESSIBLE =
-  /^(?:application\/(?:[\w.-]+\+)?json|text\/(?!event-stream)|application\/javascript)(?:;|$)/;
+  /^(?:application\/(?:[\w.-]+\+)?json|application\/atom\+xml|text\/(?!event-stream)|application\/javascript)(?:;|$)/;
 
 /** Routes that serve stored objects byte for byte (ranges, already-compressed media). */
 const UNCOMPRESSED_PREFIXES = ['/cdn/'];

@@ -71,6 +71,19 @@ export function createMetrics() {
     registers,
   });
 
+  const deliveries = new Counter({
+    name: 'webhook_deliveries_total',
+    help: 'Webhook delivery attempts, by result (succeeded, retrying, failed, hidden)',
+    labelNames: ['result'] as const,
+    registers,
+  });
+  const deliveryDuration = new Histogram({
+    name: 'webhook_delivery_duration_seconds',
+    help: 'Time of one delivery attempt, including the receiver',
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+
   return {
     registry,
     requests,
@@ -85,6 +98,34 @@ export function createMetrics() {
     observeJobRun(run: { job: string; ok: boolean; durationMs: number }): void {
       jobRuns.inc({ job: run.job, outcome: run.ok ? 'ok' : 'failed' });
       jobDuration.observe({ job: run.job }, run.durationMs / 1000);
+    },
+
+    observeDelivery(result: string, durationMs: number): void {
+      deliveries.inc({ result });
+      deliveryDuration.observe(durationMs / 1000);
+    },
+
+    /** The webhook backlog, counted at scrape time (two indexed counts). */
+    watchWebhookQueue(read: () => Promise<{ pendingDeliveries: number; undispatchedEvents: number }>): void {
+      let last: Promise<{ pendingDeliveries: number; undispatchedEvents: number }> | undefined;
+      // Both gauges of one scrape share one read.
+      const snapshot = () => (last ??= read().finally(() => (last = undefined)));
+      new Gauge({
+        name: 'webhook_deliveries_pending',
+        help: 'Webhook deliveries waiting to be sent or retried',
+        registers,
+        async collect() {
+          this.set((await snapshot()).pendingDeliveries);
+        },
+      });
+      new Gauge({
+        name: 'events_undispatched',
+        help: 'Events not yet turned into webhook deliveries (grows when no worker runs)',
+        registers,
+        async collect() {
+          this.set((await snapshot()).undispatchedEvents);
+        },
+      });
     },
 
     /** Pool gauges, read at scrape time: nothing is done per query. PostgreSQL only (SQLite has no pool). */

@@ -37,3 +37,22 @@ export async function insertDeliveries(executor: Executor, deliveries: NewDelive
   await executor.insertInto('webhook_deliveries').values(rows).execute();
   return rows.map((row) => row.id);
 }
+
+/** Deliveries waiting and events not yet fanned out, for /metrics (both counts use partial indexes). */
+export async function countWebhookBacklog(
+  db: Kysely<DB>,
+): Promise<{ pendingDeliveries: number; undispatchedEvents: number }> {
+  const [deliveries, events] = await Promise.all([
+    db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('status', '=', 'PENDING')
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('events')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('dispatched_at', 'is', null)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { pendingDeliveries: Number(deliveries.count), undispatchedEvents: Number(events.count) };
+}
