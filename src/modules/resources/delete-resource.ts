@@ -8,10 +8,13 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Actor } from '../../core/auth/authenticate.js';
 import type { ResourceAccess } from '../../core/auth/resource-access.js';
+import { systemClock } from '../../core/clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { DialectName } from '../../core/db/database.js';
 import type { DB } from '../../core/db/schema.js';
 import { notFound } from '../../core/http/errors.js';
 import type { Storage } from '../../core/storage/storage.js';
+import { recordResourceDeleted } from './resource-events.js';
 import { releaseLinks } from './resource-links.repo.js';
 import * as repo from './resources.repo.js';
 import type { ResourceHead } from './resources.repo.js';
@@ -30,9 +33,12 @@ export function createResourceDeletion(deps: {
   dialect: DialectName;
   storage: Storage;
   resourceAccess: ResourceAccess;
+  /** The time resource.deleted carries; the app passes its clock (tests move it). */
+  clock?: Clock;
   log?: (message: string, error: unknown) => void;
 }) {
   const { db, dialect, storage, resourceAccess } = deps;
+  const clock = deps.clock ?? systemClock;
   const cleanups: ResourceCleanup[] = [];
 
   return {
@@ -61,6 +67,8 @@ export function createResourceDeletion(deps: {
         await repo.moveStatusCounters(trx, current.type, current.status, null);
         if (current.owner_type === 'TEAM') await repo.moveTeamResourceCount(trx, current.owner_id, -1);
         await repo.bumpCatalogueVersion(trx);
+        // One event for the whole deletion: the versions and files that cascade with it record none.
+        await recordResourceDeleted(trx, { at: clock.now().toISOString(), actorId: actor.userId }, current);
         return current;
       });
 

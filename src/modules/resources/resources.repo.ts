@@ -57,6 +57,12 @@ export async function lockResource(trx: Transaction<DB>, dialect: DialectName, i
   );
 }
 
+/** The description alone (the head leaves it out): an edit compares against it. */
+export async function readDescription(db: Executor, id: string): Promise<string | undefined> {
+  const row = await db.selectFrom('resources').select('description').where('id', '=', id).executeTakeFirst();
+  return row?.description;
+}
+
 export async function slugExists(db: Executor, slug: string): Promise<boolean> {
   const row = await db.selectFrom('resources').select('id').where('slug', '=', slug).executeTakeFirst();
   return row !== undefined;

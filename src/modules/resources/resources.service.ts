@@ -19,6 +19,8 @@ import { refreshCatalogRefs } from './catalog-refs.repo.js';
 import * as links from './resource-links.repo.js';
 import type { CatalogSelection } from './resource-links.repo.js';
 import { insertEvent } from './moderation/moderation.repo.js';
+import { recordResourceCreated, recordResourceUpdated, sameIds } from './resource-events.js';
+import type { ResourceField } from './resource-events.js';
 import { findResourceView } from './resource-views.repo.js';
 import { toResource } from './resources.mapper.js';
 import type { ResourceView } from './resources.mapper.js';
@@ -49,6 +51,18 @@ const IMAGES = {
 } as const;
 
 const NO_LINKS: CatalogSelection = { categoryIds: [], tagIds: [], gameVersionIds: [] };
+
+/** The API field each catalog selection shows up as (resource.updated lists those in `changed`). */
+const LINK_FIELDS = [
+  ['categoryIds', 'categories'],
+  ['tagIds', 'tags'],
+  ['gameVersionIds', 'gameVersions'],
+] as const satisfies ReadonlyArray<readonly [keyof CatalogSelection, ResourceField]>;
+
+const IMAGE_FIELDS = { icon: 'iconUrl', banner: 'bannerUrl' } as const satisfies Record<
+  string,
+  ResourceField
+>;
 
 const unknownIds = (field: string, ids: string[]) =>
   badRequest(`${field} contains unknown IDs: ${ids.join(', ')}`, {
@@ -136,11 +150,21 @@ export function createResourcesService(deps: {
     await resourceAccess.authorize(actor, head, 'resource.edit');
     const { column, scope, box } = IMAGES[kind];
     const at = clock.now().toISOString();
+    // The swap and its resource.updated commit together; the same image again (or no image removed) is no change.
+    const swap = (next: string | null) =>
+      db.transaction().execute(async (trx) => {
+        if (!(await repo.swapResourceImage(trx, id, column, head[column], next, at))) return false;
+        const current = next === head[column] ? undefined : await repo.findResourceHead(trx, dialect, id);
+        if (current !== undefined) {
+          await recordResourceUpdated(trx, { at, actorId: actor.userId }, current, [IMAGE_FIELDS[kind]]);
+        }
+        return true;
+      });
     await replaceStoredImage(
       storage,
       {
         previous: head[column],
-        swap: (next) => repo.swapResourceImage(db, id, column, head[column], next, at),
+        swap,
         current: async () => (await repo.findResourceHead(db, dialect, id))?.[column],
         what: `resource ${kind}`,
         owner: 'Resource',
@@ -201,6 +225,7 @@ export function createResourcesService(deps: {
             throw notFound('Team');
           }
           await descriptionImages.markUsed('RESOURCE', row.id, row.description, trx);
+          await recordResourceCreated(trx, { at: now, actorId: actor.userId }, row);
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw slugTaken(input.slug);
@@ -223,12 +248,29 @@ export function createResourcesService(deps: {
       await db.transaction().execute(async (trx) => {
         // Serializes edits of one resource, so the link difference below is computed on what is stored.
         if (!(await repo.lockResource(trx, dialect, id))) throw notFound('Resource');
+        const current = await repo.findResourceHead(trx, dialect, id);
+        if (current === undefined) throw notFound('Resource');
+        const changed: ResourceField[] = [];
+        if (patch.name !== undefined && patch.name !== current.name) changed.push('name');
+        if (patch.shortDescription !== undefined && patch.shortDescription !== current.short_description) {
+          changed.push('shortDescription');
+        }
+        if (patch.description !== undefined && patch.description !== (await repo.readDescription(trx, id))) {
+          changed.push('description');
+        }
         await repo.updateResource(trx, id, changes);
         if (Object.keys(selection).length > 0) {
-          await links.replaceLinks(trx, head, await links.readLinkIds(trx, id), selection);
+          const stored = await links.readLinkIds(trx, id);
+          for (const [input, field] of LINK_FIELDS) {
+            const next = selection[input];
+            if (next !== undefined && !sameIds(stored[input], next)) changed.push(field);
+          }
+          await links.replaceLinks(trx, head, stored, selection);
           await refreshCatalogRefs(trx, [id]);
         }
-        if (await repo.moveStatus(trx, id, 'REJECTED', 'PENDING')) {
+        const resubmitted = await repo.moveStatus(trx, id, 'REJECTED', 'PENDING');
+        if (resubmitted) {
+          changed.push('status');
           await repo.moveStatusCounters(trx, head.type, 'REJECTED', 'PENDING');
           await insertEvent(trx, {
             id: newId(),
@@ -245,6 +287,12 @@ export function createResourcesService(deps: {
         if (patch.description !== undefined) {
           await descriptionImages.markUsed('RESOURCE', id, patch.description, trx);
         }
+        const after = {
+          ...current,
+          name: patch.name ?? current.name,
+          status: resubmitted ? ('PENDING' as const) : current.status,
+        };
+        await recordResourceUpdated(trx, { at: changes.updated_at, actorId: actor.userId }, after, changed);
       });
       return view(id);
     },

@@ -160,31 +160,34 @@ export async function setLatestVersion(db: Executor, resourceId: string, version
     .execute();
 }
 
-/** DESIGN §8: the first approved version becomes latest when the resource has none. */
+/** DESIGN §8: the first approved version becomes latest when the resource has none. True when it did. */
 export async function setLatestVersionIfNone(
   db: Executor,
   resourceId: string,
   versionId: string,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('resources')
     .set({ latest_version_id: versionId })
     .where('id', '=', resourceId)
     .where('latest_version_id', 'is', null)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
+/** Unsets the latest version if it is `versionId`; true when it was. */
 export async function clearLatestVersionIf(
   db: Executor,
   resourceId: string,
   versionId: string,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('resources')
     .set({ latest_version_id: null })
     .where('id', '=', resourceId)
     .where('latest_version_id', '=', versionId)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** The storage keys of every file of every version of a resource (its deletion collects them). */

@@ -1,7 +1,7 @@
 // Resource versions: create, read, list, update, delete, changelog and set-latest (interface "Resource version
 // status" rules 1–4, DESIGN §8 "Versions"). Status moves are in moderation/version-actions.service.ts, files in
 // version-files/, downloads in downloads/. Who may do what: core/auth/version-access.ts.
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Actor } from '../../core/auth/authenticate.js';
 import type { VersionAccess } from '../../core/auth/version-access.js';
 import type { Clock } from '../../core/clock.js';
@@ -11,11 +11,12 @@ import type { DB, VersionStatusColumn } from '../../core/db/schema.js';
 import { badRequest, conflict, invalidTransition, notFound } from '../../core/http/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Storage } from '../../core/storage/storage.js';
-import { lockResource } from '../resources/resources.repo.js';
+import { findResourceHead, lockResource } from '../resources/resources.repo.js';
 import type { ResourceHead } from '../resources/resources.repo.js';
 import type { ResourcesService } from '../resources/resources.service.js';
 import { sanitizeChangelog } from './changelog.js';
 import { listFiles, listFilesOf } from './version-files/version-files.repo.js';
+import { recordLatestChanged, recordVersionEvent } from './version-events.js';
 import { toVersion, toVersionListItem } from './versions.mapper.js';
 import type { VersionListItemView, VersionView } from './versions.mapper.js';
 import * as repo from './versions.repo.js';
@@ -48,6 +49,22 @@ export const versionNumberTaken = (versionNumber: string) =>
 /** 409 for an action the version's status does not allow. */
 export const notInStatus = (what: string, status: VersionStatus) =>
   invalidTransition(`Cannot ${what} a version in status ${status}`);
+
+/**
+ * Takes the resource lock (lockResource) and reads the resource under it: the events of a change are placed by
+ * the resource's owner and status as they are in its transaction.
+ */
+export async function lockHead(
+  trx: Transaction<DB>,
+  dialect: DialectName,
+  resourceId: string,
+): Promise<ResourceHead> {
+  const head = (await lockResource(trx, dialect, resourceId))
+    ? await findResourceHead(trx, dialect, resourceId)
+    : undefined;
+  if (head === undefined) throw notFound('Resource');
+  return head;
+}
 
 export type VersionsService = ReturnType<typeof createVersionsService>;
 
@@ -152,14 +169,14 @@ export function createVersionsService(deps: {
       const id = newId();
       try {
         await db.transaction().execute(async (trx) => {
-          if (!(await lockResource(trx, dialect, resourceId))) throw notFound('Resource');
-          await repo.insertVersion(trx, {
+          const locked = await lockHead(trx, dialect, resourceId);
+          const row = {
             id,
             resource_id: resourceId,
             version_number: input.versionNumber,
             name: input.name === undefined || input.name === '' ? null : input.name,
             channel: input.channel,
-            status: 'DRAFT',
+            status: 'DRAFT' as const,
             changelog: null,
             submission_note: null,
             rejection_reason: null,
@@ -167,8 +184,10 @@ export function createVersionsService(deps: {
             updated_at: now,
             submitted_at: null,
             approved_at: null,
-          });
+          };
+          await repo.insertVersion(trx, row);
           await repo.replaceGameVersions(trx, id, gameVersionIds);
+          await recordVersionEvent(trx, 'version.created', { at: now, actorId: actor.userId }, locked, row);
         });
       } catch (error) {
         // Two creations of the same number at once: the unique key decides.
@@ -206,12 +225,19 @@ export function createVersionsService(deps: {
       const { version } = await requireEditable(actor, resourceId, versionId);
       if (!canDelete(version.status)) throw notInStatus('delete', version.status);
       const keys = await db.transaction().execute(async (trx) => {
-        if (!(await lockResource(trx, dialect, resourceId))) throw notFound('Resource');
+        const locked = await lockHead(trx, dialect, resourceId);
+        const current = await repo.findVersion(trx, resourceId, versionId);
+        if (current === undefined) throw notFound('Version');
         const files = await listFiles(trx, versionId);
         if (!(await repo.deleteVersionIn(trx, versionId, EDITABLE))) {
           throw await changedMeanwhile(trx, resourceId, versionId, 'delete');
         }
-        await repo.clearLatestVersionIf(trx, resourceId, versionId);
+        const change = { at: clock.now().toISOString(), actorId: actor.userId };
+        // Its files go by cascade and record no file.deleted: version.deleted covers them.
+        await recordVersionEvent(trx, 'version.deleted', change, locked, current);
+        if (await repo.clearLatestVersionIf(trx, resourceId, versionId)) {
+          await recordLatestChanged(trx, change, locked, { to: null, from: current });
+        }
         return files.map((file) => file.storage_key);
       });
       await removeObjects(keys);
@@ -236,11 +262,17 @@ export function createVersionsService(deps: {
       const { version } = await requireEditable(actor, resourceId, versionId);
       if (!canSetLatest(version.status)) throw notInStatus('mark as latest', version.status);
       await db.transaction().execute(async (trx) => {
-        if (!(await lockResource(trx, dialect, resourceId))) throw notFound('Resource');
+        const locked = await lockHead(trx, dialect, resourceId);
         const current = await repo.findVersion(trx, resourceId, versionId);
         if (current === undefined) throw notFound('Version');
         if (!canSetLatest(current.status)) throw notInStatus('mark as latest', current.status);
+        // Marking the latest version latest again changes nothing and records nothing.
+        if (locked.latest_version_id === versionId) return;
         await repo.setLatestVersion(trx, resourceId, versionId);
+        await recordLatestChanged(trx, { at: clock.now().toISOString(), actorId: actor.userId }, locked, {
+          to: current,
+          fromId: locked.latest_version_id,
+        });
       });
       return view(resourceId, versionId);
     },

@@ -6,6 +6,7 @@ import type { Clock } from '../../../core/clock.js';
 import type { DB } from '../../../core/db/schema.js';
 import { invalidTransition } from '../../../core/http/errors.js';
 import { newId } from '../../../core/ids.js';
+import { recordResourceModerated } from '../resource-events.js';
 import type { ResourceView } from '../resources.mapper.js';
 import { bumpCatalogueVersion, moveStatus, moveStatusCounters } from '../resources.repo.js';
 import type { ResourcesService } from '../resources.service.js';
@@ -37,6 +38,8 @@ export function createModerationService(deps: {
           `${action} is not possible for a ${head.status} resource; it needs ${acceptedStatuses(action).join(' or ')}`,
         );
       }
+      const at = clock.now().toISOString();
+      const note = reason === undefined || reason === '' ? null : reason;
       await db.transaction().execute(async (trx) => {
         if (!(await moveStatus(trx, id, head.status, to))) {
           throw invalidTransition(
@@ -51,10 +54,16 @@ export function createModerationService(deps: {
           action,
           from_status: head.status,
           to_status: to,
-          reason: reason === undefined || reason === '' ? null : reason,
+          reason: note,
           moderator_id: actor.userId,
-          created_at: clock.now().toISOString(),
+          created_at: at,
         });
+        await recordResourceModerated(
+          trx,
+          { at, actorId: actor.userId },
+          { ...head, status: to },
+          { action, fromStatus: head.status, reason: note },
+        );
       });
       return resources.view(id);
     },

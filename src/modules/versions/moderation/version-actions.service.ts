@@ -10,11 +10,14 @@ import type { DialectName } from '../../../core/db/database.js';
 import type { DB, ResourceVersionsTable } from '../../../core/db/schema.js';
 import { conflict, notFound } from '../../../core/http/errors.js';
 import { newId } from '../../../core/ids.js';
-import { lockResource } from '../../resources/resources.repo.js';
+import type { ResourceHead } from '../../resources/resources.repo.js';
 import { listFiles } from '../version-files/version-files.repo.js';
+import { recordLatestChanged, recordVersionEvent } from '../version-events.js';
+import type { LatestMove, VersionEventType } from '../version-events.js';
 import type { VersionView } from '../versions.mapper.js';
 import * as repo from '../versions.repo.js';
-import { notInStatus } from '../versions.service.js';
+import type { VersionRow } from '../versions.repo.js';
+import { lockHead, notInStatus } from '../versions.service.js';
 import type { VersionsService } from '../versions.service.js';
 import { transition } from '../versions.states.js';
 import type { VersionAction } from '../versions.states.js';
@@ -25,10 +28,21 @@ type Patch = Updateable<ResourceVersionsTable>;
 interface ActionPlan {
   /** Extra columns written with the new status. */
   patch?: (now: string) => Patch;
-  /** Follow-up writes in the same transaction (latest version). */
-  after?: (trx: Transaction<DB>, resourceId: string, versionId: string) => Promise<void>;
+  /** Follow-up writes in the same transaction (latest version); how the latest version moved, if it did. */
+  after?: (trx: Transaction<DB>, head: ResourceHead, moved: VersionRow) => Promise<LatestMove | null>;
+  /** Kept in the moderation history. */
   reason?: string | null;
+  /** Carried by the event (a rejection's reason). */
+  eventReason?: string;
 }
+
+const EVENT_OF: Record<VersionAction, VersionEventType> = {
+  submit: 'version.submitted',
+  resubmit: 'version.submitted',
+  approve: 'version.approved',
+  reject: 'version.rejected',
+  archive: 'version.archived',
+};
 
 export type VersionActionsService = ReturnType<typeof createVersionActionsService>;
 
@@ -53,7 +67,7 @@ export function createVersionActionsService(deps: {
     else await versionAccess.authorizeEdit(actor, head, version.status);
 
     await db.transaction().execute(async (trx) => {
-      if (!(await lockResource(trx, dialect, resourceId))) throw notFound('Resource');
+      const locked = await lockHead(trx, dialect, resourceId);
       const current = await repo.findVersion(trx, resourceId, versionId);
       if (current === undefined) throw notFound('Version');
       const files = await listFiles(trx, versionId);
@@ -71,7 +85,11 @@ export function createVersionActionsService(deps: {
         updated_at: now,
       });
       if (!moved) throw notInStatus(action, current.status);
-      await plan.after?.(trx, resourceId, versionId);
+      const after: VersionRow = { ...current, status: result.to };
+      const change = { at: now, actorId: actor.userId };
+      await recordVersionEvent(trx, EVENT_OF[action], change, locked, after, plan.eventReason);
+      const latest = (await plan.after?.(trx, locked, after)) ?? null;
+      if (latest !== null) await recordLatestChanged(trx, change, locked, latest);
       await repo.insertModerationEvent(trx, {
         id: newId(),
         version_id: versionId,
@@ -103,19 +121,22 @@ export function createVersionActionsService(deps: {
     approve: (actor: Actor, resourceId: string, versionId: string) =>
       apply(actor, resourceId, versionId, 'approve', {
         patch: (now) => ({ approved_at: now, rejection_reason: null }),
-        after: (trx, rid, vid) => repo.setLatestVersionIfNone(trx, rid, vid),
+        after: async (trx, head, moved) =>
+          (await repo.setLatestVersionIfNone(trx, head.id, moved.id)) ? { to: moved, fromId: null } : null,
       }),
 
     reject: (actor: Actor, resourceId: string, versionId: string, reason: string) =>
       apply(actor, resourceId, versionId, 'reject', {
         patch: () => ({ rejection_reason: reason }),
         reason,
+        eventReason: reason,
       }),
 
     /** DESIGN §8: APPROVED → ARCHIVED by the owner side; an archived version is no longer latest. */
     archive: (actor: Actor, resourceId: string, versionId: string) =>
       apply(actor, resourceId, versionId, 'archive', {
-        after: (trx, rid, vid) => repo.clearLatestVersionIf(trx, rid, vid),
+        after: async (trx, head, moved) =>
+          (await repo.clearLatestVersionIf(trx, head.id, moved.id)) ? { to: null, from: moved } : null,
       }),
   };
 }

@@ -12,13 +12,14 @@ import type { StoredStream } from '../../../core/files/hashing-upload.js';
 import { badRequest, conflict, notFound } from '../../../core/http/errors.js';
 import { newId } from '../../../core/ids.js';
 import type { Storage } from '../../../core/storage/storage.js';
-import { lockResource } from '../../resources/resources.repo.js';
+import { recordFileEvent } from '../version-events.js';
 import { toVersionFile } from '../versions.mapper.js';
 import type { VersionFileView, VersionView } from '../versions.mapper.js';
 import { findVersion } from '../versions.repo.js';
 import { MAX_FILES_PER_VERSION } from '../versions.schemas.js';
-import { notInStatus } from '../versions.service.js';
+import { lockHead, notInStatus } from '../versions.service.js';
 import type { VersionsService } from '../versions.service.js';
+import { lockResource } from '../../resources/resources.repo.js';
 import { canChangePrimary, canUploadFiles, fileDeletionRefusal } from '../versions.states.js';
 import * as repo from './version-files.repo.js';
 import type { VersionFileRow } from './version-files.repo.js';
@@ -90,7 +91,7 @@ export function createVersionFilesService(deps: {
         const displayName = displayNameOf(upload.fields);
         const { stored } = upload;
         return await db.transaction().execute(async (trx) => {
-          if (!(await lockResource(trx, dialect, resourceId))) throw notFound('Resource');
+          const locked = await lockHead(trx, dialect, resourceId);
           const current = await findVersion(trx, resourceId, versionId);
           if (current === undefined) throw notFound('Version');
           if (!canUploadFiles(current.status)) throw notInStatus('upload files to', current.status);
@@ -111,6 +112,8 @@ export function createVersionFilesService(deps: {
             uploaded_at: clock.now().toISOString(),
           };
           await repo.insertFile(trx, row);
+          const change = { at: row.uploaded_at, actorId: actor.userId };
+          await recordFileEvent(trx, 'file.uploaded', change, locked, current, row);
           return toVersionFile(row);
         });
       } catch (error) {
@@ -123,7 +126,7 @@ export function createVersionFilesService(deps: {
     async remove(actor: Actor, resourceId: string, versionId: string, fileId: string): Promise<void> {
       await versions.requireEditable(actor, resourceId, versionId);
       const key = await db.transaction().execute(async (trx) => {
-        if (!(await lockResource(trx, dialect, resourceId))) throw notFound('Resource');
+        const locked = await lockHead(trx, dialect, resourceId);
         const version = await findVersion(trx, resourceId, versionId);
         if (version === undefined) throw notFound('Version');
         const files = await repo.listFiles(trx, versionId);
@@ -139,6 +142,8 @@ export function createVersionFilesService(deps: {
         if (Boolean(file.is_primary) && successor !== undefined) {
           await repo.setPrimary(trx, versionId, successor.id);
         }
+        const change = { at: clock.now().toISOString(), actorId: actor.userId };
+        await recordFileEvent(trx, 'file.deleted', change, locked, version, file);
         return file.storage_key;
       });
       await versions.removeObjects([key]);
