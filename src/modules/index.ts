@@ -158,6 +158,7 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
     dialect,
     storage,
     resourceAccess,
+    clock,
     log: (message, error) => app.log.warn({ err: error }, message),
   });
   resourceDeletion.registerCleanup({

@@ -248,6 +248,36 @@ describe('retries', () => {
     expect(row.consecutive_failures).toBe(0);
   });
 
+  it('a secret sealed under another SECRET is a failed attempt that asks for a rotation, not a stuck webhook', async () => {
+    const webhook = await createWebhook(owner, { url: receiver.url });
+    const otherBox = createSecretBox('another-secret-another-secret-another-secret', 'webhook-secrets');
+    await t.app.context.database.db
+      .updateTable('webhooks')
+      .set({ secret_encrypted: otherBox.seal(newWebhookSecret()) })
+      .where('id', '=', webhook.id)
+      .execute();
+    await createResource(t.app, owner);
+    await t.app.webhookWorker.drain();
+    expect(receiver.received).toHaveLength(0);
+    const [delivery] = await deliveries(owner, webhook.id);
+    expect(delivery).toMatchObject({ status: 'PENDING', attempts: 1 });
+    expect(String(delivery!['lastError'])).toMatch(/SECRET_UNREADABLE/);
+    // Rotating gives a readable secret again; the retry then goes out signed with it.
+    const rotated = await t.app.inject({
+      method: 'POST',
+      url: `/webhooks/${webhook.id}/rotate-secret`,
+      headers: owner.headers,
+    });
+    const { secret } = rotated.json() as { secret: string };
+    t.clock.advance(60_000);
+    await t.app.webhookWorker.drain();
+    expect(receiver.received).toHaveLength(1);
+    const [request] = receiver.received;
+    expect(
+      new Webhook(secret).verify(request!.body, request!.headers as Record<string, string>),
+    ).toBeTruthy();
+  });
+
   it('a 3xx is a failure and its Location is never followed', async () => {
     const elsewhere = await startReceiver();
     try {

@@ -166,9 +166,24 @@ export function createDeliveryWorker({
       expires !== null &&
       Date.parse(expires) > clock.now().getTime()
     ) {
-      secrets.push(secretBox.open(webhook.previous_secret_encrypted));
+      try {
+        secrets.push(secretBox.open(webhook.previous_secret_encrypted));
+      } catch {
+        // A previous secret sealed under an older SECRET: the current one signs alone.
+      }
     }
     return secrets;
+  }
+
+  async function attempt(webhook: WebhooksTable, event: EventsTable): Promise<SendResult> {
+    let secrets: string[];
+    try {
+      secrets = secretsOf(webhook);
+    } catch {
+      // Sealed under another SECRET: nothing can be signed until the webhook's secret is rotated.
+      return { ok: false, error: 'SECRET_UNREADABLE: rotate the webhook secret', durationMs: 0 };
+    }
+    return sendDelivery({ url: webhook.url, format: webhook.format, secrets }, event, settings);
   }
 
   async function drop({ webhook, delivery }: Claimed): Promise<void> {
@@ -253,11 +268,7 @@ export function createDeliveryWorker({
       await drop(claimed);
       return outcome('hidden');
     }
-    const result = await sendDelivery(
-      { url: webhook.url, format: webhook.format, secrets: secretsOf(webhook) },
-      event,
-      settings,
-    );
+    const result = await attempt(webhook, event);
     const done = outcome(await record(claimed, result));
     for (const listener of listeners) listener(done, performance.now() - started);
     return done;
