@@ -94,7 +94,10 @@ export function createBadgesService(deps: { db: Kysely<DB>; clock: Clock }) {
       return toBadge(await requireBadge(badgeId));
     },
 
-    /** Takes the badge away from every user who had it. */
+    /**
+     * Takes the badge away from every user who had it. The awards go with the badge (foreign key) and record
+     * no badge.revoked each: a deleted badge is a catalog change, not a decision about its holders.
+     */
     async remove(badgeId: string): Promise<void> {
       if (!(await repo.deleteBadge(db, badgeId))) throw notFound('Badge');
     },

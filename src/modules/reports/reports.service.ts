@@ -11,6 +11,7 @@ import type { DB } from '../../core/db/schema.js';
 import { badRequest, conflict, invalidTransition, notFound } from '../../core/http/errors.js';
 import { newId } from '../../core/ids.js';
 import { findUserById } from '../users/users.repo.js';
+import { recordReportEvent } from './report-events.js';
 import { toCreatedResourceReport, toCreatedUserReport, toReport } from './reports.mapper.js';
 import * as repo from './reports.repo.js';
 import type { ReportRow } from './reports.repo.js';
@@ -60,6 +61,17 @@ export function createReportsService(deps: { db: Kysely<DB>; clock: Clock; resou
         if ((await repo.findOpenReport(trx, row.reporter_id, target)) !== undefined) throw alreadyOpen();
         await repo.insertReport(trx, row);
         await repo.moveStatusCounters(trx, [{ status: 'PENDING', delta: 1 }]);
+        await recordReportEvent(trx, 'report.created', {
+          at: row.created_at,
+          actorId: row.reporter_id,
+          report: row,
+          data: {
+            targetType: row.target_type,
+            resourceId: row.resource_id,
+            reportedUserId: row.reported_user_id,
+            reason: row.reason,
+          },
+        });
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw alreadyOpen();
@@ -150,7 +162,10 @@ export function createReportsService(deps: { db: Kysely<DB>; clock: Clock; resou
       return toReport(await requireVisible(actor, reportId));
     },
 
-    /** The reporter withdraws a PENDING report: the row goes (its history is empty at that point). */
+    /**
+     * The reporter withdraws a PENDING report: the row goes (its history is empty at that point). No event:
+     * report.updated tells moderator actions only.
+     */
     async cancel(actor: Actor, reportId: string): Promise<void> {
       const report = await repo.findReport(db, reportId);
       if (report === undefined) throw notFound('Report');

@@ -100,7 +100,9 @@ export async function serversRoutes(
         summary: 'Edit a server (owner or team member)',
         description:
           'categoryIds and tagIds replace the current lists. Editing a REJECTED server sends it back to ' +
-          'PENDING for review. Null or empty shortDescription/description clears it.',
+          'PENDING for review. Null or empty shortDescription/description clears it. A body whose values ' +
+          'all equal the stored ones changes nothing (no new updatedAt, no resubmission, no server.updated ' +
+          'event).',
         operationId: 'updateServer',
         params: ServerIdParams,
         body: UpdateServerBody,

@@ -21,6 +21,7 @@ import type { CatalogKind } from './catalogs/catalog-links.repo.js';
 import { insertModerationEvent } from './moderation/moderation.repo.js';
 import { statusAfterOwnerEdit } from './moderation/server-states.js';
 import { isServerAddress } from './server-address.js';
+import { changedServerFields, recordServerEvent, serverSummary } from './server-events.js';
 import { findServerDetail } from './server-reads.repo.js';
 import { toServer } from './servers.mapper.js';
 import type { ServerView } from './servers.mapper.js';
@@ -137,22 +138,24 @@ export function createServersService(deps: {
     return { ownerType, ownerId: input.ownerId } as const;
   }
 
-  /** Replaces the links of one kind; on an APPROVED server the usage counters follow. */
+  /** Replaces the links of one kind; on an APPROVED server the usage counters follow. True if any moved. */
   async function replaceLinks(
     trx: Transaction<DB>,
     server: ServerRow,
     kind: CatalogKind,
     wanted: readonly string[],
-  ): Promise<void> {
+  ): Promise<boolean> {
     const current = await links.linkedIds(trx, kind, server.id);
     const added = wanted.filter((id) => !current.includes(id));
     const removed = current.filter((id) => !wanted.includes(id));
+    if (added.length + removed.length === 0) return false;
     await links.removeLinks(trx, kind, server.id, removed);
     await links.addLinks(trx, kind, server.id, added);
     if (server.status === 'APPROVED') {
       await links.moveUsage(trx, kind, added, 1);
       await links.moveUsage(trx, kind, removed, -1);
     }
+    return true;
   }
 
   /** Reads the server under its lock and checks that its owner is still the one permissions were checked on. */
@@ -246,6 +249,12 @@ export function createServersService(deps: {
             throw notFound('Team');
           }
           await descriptionImages.markUsed('SERVER', row.id, row.description ?? '', trx);
+          await recordServerEvent(trx, 'server.created', {
+            at: now,
+            actorId: actor.userId,
+            server: row,
+            data: serverSummary(row),
+          });
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw slugTaken(input.slug);
@@ -256,7 +265,8 @@ export function createServersService(deps: {
 
     /**
      * Owner side or team member. Editing a REJECTED server puts it back to PENDING for another review (like
-     * resources, DESIGN §8), recorded in the history as RESUBMIT.
+     * resources, DESIGN §8), recorded in the history as RESUBMIT. A PATCH whose values all equal the stored
+     * ones writes nothing: no updated_at, no resubmission, no server.updated event.
      */
     async update(actor: Actor, serverId: string, patch: ServerPatch): Promise<ServerView> {
       const facts = await serverAccess.authorizeById(actor, 'server.manage', serverId);
@@ -277,8 +287,17 @@ export function createServersService(deps: {
       if (!touched) return view(serverId);
       await db.transaction().execute(async (trx) => {
         const server = await lockServer(trx, facts);
-        if (patch.tagIds !== undefined) await replaceLinks(trx, server, 'tag', patch.tagIds);
-        if (patch.categoryIds !== undefined) await replaceLinks(trx, server, 'category', patch.categoryIds);
+        const changed = changedServerFields(server, changes);
+        if (patch.tagIds !== undefined && (await replaceLinks(trx, server, 'tag', patch.tagIds))) {
+          changed.push('tagIds');
+        }
+        if (
+          patch.categoryIds !== undefined &&
+          (await replaceLinks(trx, server, 'category', patch.categoryIds))
+        ) {
+          changed.push('categoryIds');
+        }
+        if (changed.length === 0) return;
         const now = clock.now().toISOString();
         const status = statusAfterOwnerEdit(server.status);
         const resubmit = status !== server.status;
@@ -304,6 +323,13 @@ export function createServersService(deps: {
           await descriptionImages.markUsed('SERVER', serverId, changes.description ?? '', trx);
         }
         await repo.bumpDirectoryVersion(trx);
+        const after = { ...server, ...changes, status };
+        await recordServerEvent(trx, 'server.updated', {
+          at: now,
+          actorId: actor.userId,
+          server: after,
+          data: { ...serverSummary(after), changed },
+        });
       });
       return view(serverId);
     },
@@ -326,6 +352,13 @@ export function createServersService(deps: {
         await repo.deleteServerRow(trx, serverId);
         if (row.owner_type === 'TEAM') await repo.moveTeamServerCount(trx, row.owner_id, -1);
         await repo.bumpDirectoryVersion(trx);
+        // One event for the server; its links, history and images go with it and record none of their own.
+        await recordServerEvent(trx, 'server.deleted', {
+          at: clock.now().toISOString(),
+          actorId: actor.userId,
+          server: row,
+          data: serverSummary(row),
+        });
         return { server: row, imageKeys: keys };
       });
       // The server is gone whatever happens next: an object that fails to delete is an orphan, not an error.

@@ -11,6 +11,7 @@ import type { DialectName } from '../../core/db/database.js';
 import { lockForUpdate } from '../../core/db/dialect.js';
 import type { DB } from '../../core/db/schema.js';
 import { conflict, forbidden, notFound } from '../../core/http/errors.js';
+import { recordServerEvent } from './server-events.js';
 import * as repo from './servers.repo.js';
 import { changedMeanwhile, serverLockKey } from './servers.service.js';
 
@@ -55,18 +56,24 @@ export function createServerTransfer(deps: {
         if (server === undefined) throw notFound('Server');
         if (server.owner_type !== facts.ownerType || server.owner_id !== facts.ownerId)
           throw changedMeanwhile();
-        await repo.moveOwner(
-          trx,
-          serverId,
-          { owner_type: target.ownerType, owner_id: target.newOwnerId },
-          clock.now().toISOString(),
-        );
+        const at = clock.now().toISOString();
+        const to = { owner_type: target.ownerType, owner_id: target.newOwnerId };
+        await repo.moveOwner(trx, serverId, to, at);
         if (server.owner_type === 'TEAM') await repo.moveTeamServerCount(trx, server.owner_id, -1);
         // The receiving team may have been deleted since the check; its counter update is the final word.
         if (target.ownerType === 'TEAM' && !(await repo.moveTeamServerCount(trx, target.newOwnerId, 1))) {
           throw notFound('Team');
         }
         await repo.bumpDirectoryVersion(trx);
+        await recordServerEvent(trx, 'server.transferred', {
+          at,
+          actorId: actor.userId,
+          server: { ...server, ...to },
+          data: {
+            from: { ownerType: server.owner_type, ownerId: server.owner_id },
+            to: { ownerType: to.owner_type, ownerId: to.owner_id },
+          },
+        });
       });
       return {
         message: 'Server ownership transferred',

@@ -16,6 +16,7 @@ import { toSocialLink } from '../social-links/social-links.mapper.js';
 import { deleteLinksOfOwner, listLinks } from '../social-links/social-links.repo.js';
 import { toTeamMembers } from './members/members.mapper.js';
 import { insertMember, listMembers, listTeamsOfUser } from './members/members.repo.js';
+import { recordTeamEvent } from './team-events.js';
 import { toMyTeam, toTeam, toTeamListItem } from './teams.mapper.js';
 import type { TeamView } from './teams.mapper.js';
 import * as repo from './teams.repo.js';
@@ -116,7 +117,10 @@ export function createTeamsService(deps: {
       return view(row);
     },
 
-    /** The creator becomes the one OWNER; the team, the membership and the team total change together. */
+    /**
+     * The creator becomes the one OWNER; the team, the membership and the team total change together. That first
+     * membership is the team's first event (team.member_added), so its log starts with its owner.
+     */
     async create(actor: Actor, input: NewTeam): Promise<TeamView> {
       if (await repo.slugExists(db, input.slug)) throw slugTaken(input.slug);
       const now = clock.now().toISOString();
@@ -139,6 +143,12 @@ export function createTeamsService(deps: {
           await repo.insertTeam(trx, row);
           await insertMember(trx, { team_id: row.id, user_id: actor.userId, role: 'OWNER', created_at: now });
           await repo.moveTeamTotal(trx, 1);
+          await recordTeamEvent(trx, 'team.member_added', {
+            at: now,
+            actorId: actor.userId,
+            teamId: row.id,
+            data: { userId: actor.userId, role: 'OWNER' },
+          });
         });
       } catch (error) {
         // Lost a race with a concurrent creation under the same slug.
@@ -162,7 +172,8 @@ export function createTeamsService(deps: {
 
     /**
      * Only an empty team can go (409 while it owns resources or servers). Rows first, in one transaction; the
-     * stored images after the commit (DESIGN §4.6).
+     * stored images after the commit (DESIGN §4.6). Its memberships and invitations go with it and record no
+     * team.member_removed each: there is no team left to read them under.
      */
     async remove(actor: Actor, teamId: string): Promise<void> {
       const team = await requireTeam(teamId);

@@ -71,7 +71,7 @@ export async function badgeAwardsRoutes(
     },
     async (request) => {
       const { badgeId, userId } = request.params;
-      await awards.revoke(badgeId, userId);
+      await awards.revoke(requireActor(request), badgeId, userId);
       return { message: 'Badge revoked' };
     },
   );

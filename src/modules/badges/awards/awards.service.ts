@@ -1,15 +1,17 @@
 // Awarding and revoking badges (DESIGN §8 "Badges"): one award per user and badge, active badges only, and
 // awarded_count moved in the same transaction as the award row.
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Actor } from '../../../core/auth/authenticate.js';
 import type { Clock } from '../../../core/clock.js';
 import type { DialectName } from '../../../core/db/database.js';
 import { isUniqueViolation } from '../../../core/db/dialect.js';
 import type { DB } from '../../../core/db/schema.js';
 import { conflict, notFound } from '../../../core/http/errors.js';
+import { recordEvent } from '../../../core/events/record.js';
 import { newId } from '../../../core/ids.js';
 import { findUserById } from '../../users/users.repo.js';
 import { findBadgeById } from '../badges.repo.js';
+import type { BadgeRow } from '../badges.repo.js';
 import { toAward, toUserBadge } from './awards.mapper.js';
 import * as repo from './awards.repo.js';
 import type { UserBadgeRow } from './awards.repo.js';
@@ -22,6 +24,22 @@ export interface NewAward {
 
 const alreadyAwarded = () => conflict('The user already has this badge', 'BADGE_ALREADY_AWARDED');
 const inactive = () => conflict('This badge is inactive and cannot be awarded', 'BADGE_INACTIVE');
+
+/** badge.awarded and badge.revoked: the subject is the user who holds (or held) the badge. */
+async function recordBadgeEvent(
+  trx: Transaction<DB>,
+  type: 'badge.awarded' | 'badge.revoked',
+  change: { at: string; actorId: string; userId: string; badge: Pick<BadgeRow, 'id' | 'slug'> },
+): Promise<void> {
+  await recordEvent(trx, {
+    type,
+    at: change.at,
+    actorId: change.actorId,
+    subjectId: change.userId,
+    data: { badgeId: change.badge.id, badgeSlug: change.badge.slug },
+    placement: { userId: change.userId, subjectPublic: true },
+  });
+}
 
 export type BadgeAwardsService = ReturnType<typeof createBadgeAwardsService>;
 
@@ -57,6 +75,12 @@ export function createBadgeAwardsService(deps: { db: Kysely<DB>; dialect: Dialec
             throw inactive();
           }
           await repo.insertUserBadge(trx, row);
+          await recordBadgeEvent(trx, 'badge.awarded', {
+            at: row.awarded_at,
+            actorId: actor.userId,
+            userId: row.user_id,
+            badge,
+          });
         });
       } catch (error) {
         // The same award made concurrently: the pair key let one through, and this transaction rolled back.
@@ -66,10 +90,19 @@ export function createBadgeAwardsService(deps: { db: Kysely<DB>; dialect: Dialec
       return { message: `Badge "${badge.name}" awarded`, userBadge: toAward(row) };
     },
 
-    async revoke(badgeId: string, userId: string): Promise<void> {
+    async revoke(actor: Actor, badgeId: string, userId: string): Promise<void> {
       await db.transaction().execute(async (trx) => {
         if (!(await repo.deleteUserBadge(trx, badgeId, userId))) throw notFound('Badge award');
         await repo.uncountAward(trx, badgeId);
+        // The award row existed, so the badge does (deleting a badge removes its awards with it).
+        const badge = await findBadgeById(trx, badgeId);
+        if (badge === undefined) throw notFound('Badge award');
+        await recordBadgeEvent(trx, 'badge.revoked', {
+          at: clock.now().toISOString(),
+          actorId: actor.userId,
+          userId,
+          badge,
+        });
       });
     },
 

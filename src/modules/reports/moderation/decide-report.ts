@@ -10,6 +10,7 @@ import { badRequest, conflict, invalidTransition, notFound } from '../../../core
 import { newId } from '../../../core/ids.js';
 import { DEFAULT_SUSPENSION_DAYS, applyAccountStatus } from '../../admin/account-status.js';
 import type { UserRow } from '../../users/users.repo.js';
+import { recordReportEvent } from '../report-events.js';
 import * as reportsRepo from '../reports.repo.js';
 import type { ReportRow } from '../reports.repo.js';
 import { nextReportStatus } from '../reports.states.js';
@@ -131,6 +132,12 @@ export async function decideReport(
       { status: report.status, delta: -1 },
       { status: next, delta: 1 },
     ]);
+    await recordReportEvent(trx, 'report.updated', {
+      at,
+      actorId: actor.userId,
+      report,
+      data: { fromStatus: report.status, toStatus: next },
+    });
   });
 
   if (target !== undefined && userAction === 'SUSPENSION') {

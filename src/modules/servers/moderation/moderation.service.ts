@@ -12,6 +12,7 @@ import { invalidTransition, notFound } from '../../../core/http/errors.js';
 import { newId } from '../../../core/ids.js';
 import type { MediaUrls } from '../../../core/media-urls.js';
 import { moveUsageOfServer } from '../catalogs/catalog-links.repo.js';
+import { recordServerEvent } from '../server-events.js';
 import { countServersInStatus, listServersInStatus } from '../server-reads.repo.js';
 import { toServer } from '../servers.mapper.js';
 import type { ServerView } from '../servers.mapper.js';
@@ -79,6 +80,12 @@ export function createServerModerationService(deps: {
           await moveUsageOfServer(trx, serverId, -1);
           await moveApprovedTotal(trx, -1);
         }
+        await recordServerEvent(trx, 'server.moderated', {
+          at: now,
+          actorId: actor.userId,
+          server: { ...server, status: to },
+          data: { action, fromStatus: server.status, toStatus: to, reason },
+        });
         await insertModerationEvent(trx, {
           id: newId(),
           server_id: serverId,

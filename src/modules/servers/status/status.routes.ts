@@ -40,7 +40,9 @@ export async function serverStatusRoutes(
         description:
           'onlinePlayers above maxPlayers is a 400; when online is false, onlinePlayers is recorded as 0. ' +
           'The rank follows at the next recomputation (every minute). A server that sends no report for 10 ' +
-          'minutes is shown offline with 0 players.',
+          'minutes is shown offline with 0 players. Each crossing between online and offline records ' +
+          'server.went_online (data: onlinePlayers, maxPlayers) or server.went_offline (data: cause REPORTED, ' +
+          'or SILENT when the 10 minutes ran out).',
         operationId: 'reportServerStatus',
         params: ServerIdParams,
         body: ReportStatusBody,

@@ -1,14 +1,15 @@
 // Live status of a server (DESIGN §8 "Servers"): the owner side or a team member reports online, online
 // players and capacity; a job recomputes every APPROVED server's rank each minute. A server that stops
 // reporting for STATUS_STALE_AFTER_MS is shown offline with no players, so a directory sorted by players never
-// keeps a dead server at the top.
+// keeps a dead server at the top. Each flip of the online flag records server.went_online or went_offline.
 import type { Kysely } from 'kysely';
 import type { Actor } from '../../../core/auth/authenticate.js';
 import type { ServerAccess } from '../../../core/auth/server-access.js';
 import type { Clock } from '../../../core/clock.js';
 import type { DB } from '../../../core/db/schema.js';
 import { badRequest, notFound } from '../../../core/http/errors.js';
-import { markSilentServersOffline, recomputeRanks, updateReportedStatus } from './ranks.repo.js';
+import { recordServerEvent } from '../server-events.js';
+import { flipOnline, markSilentServersOffline, recomputeRanks, updateReportedStatus } from './ranks.repo.js';
 
 export const STATUS_STALE_AFTER_MS = 10 * 60_000;
 export const RANK_JOB = 'recompute-server-ranks';
@@ -44,7 +45,19 @@ export function createServerStatusService(deps: {
         max_players: report.maxPlayers,
         last_reported_at: clock.now().toISOString(),
       };
-      if (!(await updateReportedStatus(db, serverId, status))) throw notFound('Server');
+      await db.transaction().execute(async (trx) => {
+        const flipped = await flipOnline(trx, serverId, status.online);
+        if (!(await updateReportedStatus(trx, serverId, status))) throw notFound('Server');
+        if (flipped === undefined) return;
+        await recordServerEvent(trx, status.online ? 'server.went_online' : 'server.went_offline', {
+          at: status.last_reported_at,
+          actorId: actor.userId,
+          server: flipped,
+          data: status.online
+            ? { onlinePlayers: status.online_players, maxPlayers: status.max_players }
+            : { cause: 'REPORTED' },
+        });
+      });
       return {
         id: serverId,
         online: status.online,
@@ -56,10 +69,21 @@ export function createServerStatusService(deps: {
 
     /** The job: silent servers go offline first, so the ranks reflect it in the same run. */
     async refreshRanks(): Promise<void> {
-      await markSilentServersOffline(
-        db,
-        new Date(clock.now().getTime() - STATUS_STALE_AFTER_MS).toISOString(),
-      );
+      const now = clock.now();
+      await db.transaction().execute(async (trx) => {
+        const silenced = await markSilentServersOffline(
+          trx,
+          new Date(now.getTime() - STATUS_STALE_AFTER_MS).toISOString(),
+        );
+        for (const server of silenced) {
+          await recordServerEvent(trx, 'server.went_offline', {
+            at: now.toISOString(),
+            actorId: null,
+            server,
+            data: { cause: 'SILENT' },
+          });
+        }
+      });
       await recomputeRanks(db);
     },
   };

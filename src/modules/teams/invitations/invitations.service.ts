@@ -13,6 +13,7 @@ import { newId } from '../../../core/ids.js';
 import type { MediaUrls } from '../../../core/media-urls.js';
 import { findUserById } from '../../users/users.repo.js';
 import { findMember, insertMember } from '../members/members.repo.js';
+import { recordTeamEvent } from '../team-events.js';
 import { moveMemberCount } from '../teams.repo.js';
 import type { TeamsService } from '../teams.service.js';
 import { toInvitation, toMyInvitation, toTeamInvitation } from './invitations.mapper.js';
@@ -72,6 +73,13 @@ export function createInvitationsService(deps: {
             await repo.closePendingInvitation(trx, pending.id, 'CANCELLED', now.toISOString());
           }
           await repo.insertInvitation(trx, row);
+          await recordTeamEvent(trx, 'team.invitation_created', {
+            at: row.created_at,
+            actorId: actor.userId,
+            teamId,
+            data: { invitationId: row.id, inviteeId: row.user_id, role: row.role },
+            audienceUserId: row.user_id,
+          });
         });
       } catch (error) {
         // Two managers invited the same user at the same moment: the one-pending index let only one through.
@@ -100,7 +108,10 @@ export function createInvitationsService(deps: {
       return rows.map((row) => toMyInvitation(row, urls));
     },
 
-    /** Owner or admin, within the admin rank rule; only a PENDING invitation can be cancelled. */
+    /**
+     * Owner or admin, within the admin rank rule; only a PENDING invitation can be cancelled. No event: the
+     * invitee did not respond, and team.invitation_responded only tells ACCEPTED or DECLINED.
+     */
     async cancel(actor: Actor, teamId: string, invitationId: string): Promise<void> {
       await teams.requireTeam(teamId);
       const actorRole = await access.authorize(actor, 'team.manage', { teamId });
@@ -119,7 +130,8 @@ export function createInvitationsService(deps: {
 
     /**
      * Only the invitee may answer (anyone else: 404, the invitation is not theirs to see). Accepting adds the
-     * membership with the invited role and moves member_count in the same transaction.
+     * membership with the invited role and moves member_count in the same transaction, and records
+     * team.member_added after team.invitation_responded.
      */
     async respond(actor: Actor, invitationId: string, accept: boolean) {
       const invitation = await repo.findInvitation(db, invitationId);
@@ -139,6 +151,12 @@ export function createInvitationsService(deps: {
           at,
         );
         if (!closed) throw invalidTransition('This invitation was already answered or cancelled');
+        const event = { at, actorId: actor.userId, teamId: invitation.team_id };
+        await recordTeamEvent(trx, 'team.invitation_responded', {
+          ...event,
+          data: { invitationId, inviteeId: actor.userId, response: accept ? 'ACCEPTED' : 'DECLINED' },
+          audienceUserId: actor.userId,
+        });
         if (!accept) return;
         const added = await insertMember(trx, {
           team_id: invitation.team_id,
@@ -148,6 +166,10 @@ export function createInvitationsService(deps: {
         });
         if (!added) throw alreadyMember();
         await moveMemberCount(trx, invitation.team_id, 1);
+        await recordTeamEvent(trx, 'team.member_added', {
+          ...event,
+          data: { userId: actor.userId, role: invitation.role },
+        });
       });
       return accept
         ? {

@@ -10,6 +10,7 @@ import type { Clock } from '../../../core/clock.js';
 import type { DB } from '../../../core/db/schema.js';
 import { conflict, forbidden, notFound } from '../../../core/http/errors.js';
 import type { MediaUrls } from '../../../core/media-urls.js';
+import { recordTeamEvent } from '../team-events.js';
 import { moveMemberCount, moveOwner } from '../teams.repo.js';
 import type { TeamsService } from '../teams.service.js';
 import { toTeamMember } from './members.mapper.js';
@@ -44,29 +45,73 @@ export function createMembersService(deps: {
     return toTeamMember(row, urls);
   }
 
-  /** Deletes a non-owner membership and moves member_count with it. */
-  async function removeMembership(trx: Transaction<DB>, teamId: string, userId: string): Promise<void> {
+  /** Deletes a non-owner membership and moves member_count with it; removing yourself is leaving. */
+  async function removeMembership(
+    trx: Transaction<DB>,
+    actor: Actor,
+    teamId: string,
+    userId: string,
+  ): Promise<void> {
     if (!(await repo.deleteNonOwnerMember(trx, teamId, userId))) {
       // Gone meanwhile (404), or made OWNER by a concurrent transfer (409).
       if ((await repo.findMember(trx, teamId, userId)) === undefined) throw notFound('Team member');
       throw ownerMustTransfer('The owner cannot leave or be removed');
     }
     await moveMemberCount(trx, teamId, -1);
+    await recordTeamEvent(trx, 'team.member_removed', {
+      at: clock.now().toISOString(),
+      actorId: actor.userId,
+      teamId,
+      data: { userId },
+    });
   }
 
+  async function recordRoleChange(
+    trx: Transaction<DB>,
+    change: {
+      at: string;
+      actorId: string;
+      teamId: string;
+      userId: string;
+      fromRole: TeamRole;
+      toRole: TeamRole;
+    },
+  ): Promise<void> {
+    const { at, actorId, teamId, ...data } = change;
+    await recordTeamEvent(trx, 'team.member_role_changed', { at, actorId, teamId, data });
+  }
+
+  /** Two roles change, so two events: the old owner's demotion, then the new owner's promotion. */
   async function transferOwnership(
     teamId: string,
     ownerId: string,
     target: { userId: string; role: TeamRole },
   ) {
     await db.transaction().execute(async (trx) => {
+      const at = clock.now().toISOString();
       // Demote first: of two concurrent transfers, the second finds no OWNER row to demote and rolls back.
       const demoted = await repo.updateMemberRole(trx, teamId, ownerId, 'OWNER', 'ADMIN');
       const promoted =
         demoted && (await repo.updateMemberRole(trx, teamId, target.userId, target.role, 'OWNER'));
-      const moved =
-        promoted && (await moveOwner(trx, teamId, ownerId, target.userId, clock.now().toISOString()));
+      const moved = promoted && (await moveOwner(trx, teamId, ownerId, target.userId, at));
       if (!moved) throw changedMeanwhile();
+      const actorId = ownerId;
+      await recordRoleChange(trx, {
+        at,
+        actorId,
+        teamId,
+        userId: ownerId,
+        fromRole: 'OWNER',
+        toRole: 'ADMIN',
+      });
+      await recordRoleChange(trx, {
+        at,
+        actorId,
+        teamId,
+        userId: target.userId,
+        fromRole: target.role,
+        toRole: 'OWNER',
+      });
     });
   }
 
@@ -96,8 +141,18 @@ export function createMembersService(deps: {
           await transferOwnership(teamId, actor.userId, { userId: memberId, role: target.role });
           break;
         case 'change':
-          if (!(await repo.updateMemberRole(db, teamId, memberId, target.role, newRole)))
-            throw changedMeanwhile();
+          await db.transaction().execute(async (trx) => {
+            if (!(await repo.updateMemberRole(trx, teamId, memberId, target.role, newRole)))
+              throw changedMeanwhile();
+            await recordRoleChange(trx, {
+              at: clock.now().toISOString(),
+              actorId: actor.userId,
+              teamId,
+              userId: memberId,
+              fromRole: target.role,
+              toRole: newRole,
+            });
+          });
           break;
         case 'unchanged':
           break;
@@ -115,7 +170,7 @@ export function createMembersService(deps: {
       if (memberId !== actor.userId && !canManageTeamRole(actorRole, target.role)) {
         throw forbidden('An admin can only remove members and moderators');
       }
-      await db.transaction().execute((trx) => removeMembership(trx, teamId, memberId));
+      await db.transaction().execute((trx) => removeMembership(trx, actor, teamId, memberId));
     },
 
     /** Any member but the OWNER, who must hand ownership over first (409); a non-member gets 404. */
@@ -123,7 +178,7 @@ export function createMembersService(deps: {
       await teams.requireTeam(teamId);
       const member = await requireMember(teamId, actor.userId);
       if (member.role === 'OWNER') throw ownerMustTransfer('The owner cannot leave the team');
-      await db.transaction().execute((trx) => removeMembership(trx, teamId, actor.userId));
+      await db.transaction().execute((trx) => removeMembership(trx, actor, teamId, actor.userId));
     },
   };
 }

@@ -1,7 +1,9 @@
-// Follows are idempotent and the counters move in the same transaction as the edge (DESIGN §5, §8).
+// Follows are idempotent and the counters move in the same transaction as the edge (DESIGN §5, §8). A new edge
+// records user.followed about the followed user; following again, and unfollowing, record nothing.
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../../core/clock.js';
 import type { DB } from '../../../core/db/schema.js';
+import { recordEvent } from '../../../core/events/record.js';
 import { badRequest, forbidden, notFound } from '../../../core/http/errors.js';
 import type { MediaUrls } from '../../../core/media-urls.js';
 import { findUserById } from '../users.repo.js';
@@ -21,8 +23,17 @@ export function createFollowsService({ db, clock, urls }: { db: Kysely<DB>; cloc
         throw badRequest('You cannot follow yourself', { fields: { userId: 'is yourself' } });
       await requireTarget(userId);
       return db.transaction().execute(async (trx) => {
-        if (await repo.insertFollow(trx, followerId, userId, clock.now().toISOString())) {
+        const at = clock.now().toISOString();
+        if (await repo.insertFollow(trx, followerId, userId, at)) {
           await repo.moveFollowCounts(trx, followerId, userId, 1);
+          await recordEvent(trx, {
+            type: 'user.followed',
+            at,
+            actorId: followerId,
+            subjectId: userId,
+            data: { followerId },
+            placement: { userId, subjectPublic: true },
+          });
         }
         return repo.followerCount(trx, userId);
       });
