@@ -1,10 +1,9 @@
 // The rows behind the Atom feeds: APPROVED resources with their approval time and owner, and APPROVED versions
 // of APPROVED resources. Each read is one query capped at FEED_SIZE rows, whatever the number of matches.
 //
-// Approval time. Versions keep it (resource_versions.approved_at). Resources do not: it is the first APPROVE in
-// resource_moderation_events, read per resource through that table's (resource_id, created_at, id) index. A
-// later SUSPEND/UNSUSPEND or a re-approval does not make a resource new again. Resources made APPROVED without a
-// recorded approval fall back to their creation time.
+// Approval time: resource_versions.approved_at, and resources.approved_at (the first APPROVE, stamped by the
+// moderation; a later SUSPEND/UNSUSPEND or re-approval does not make a resource new again). Both are indexed with
+// the status, so a feed reads the newest 50 from the index instead of sorting every match.
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { DB, ResourceStatus, ResourceType } from '../../core/db/schema.js';
 
@@ -82,14 +81,6 @@ function withOwner(db: Kysely<DB>) {
 
 type ResourcesScope = ExpressionBuilder<DB, 'resources'>;
 
-function firstApproval(eb: ResourcesScope) {
-  return eb
-    .selectFrom('resource_moderation_events as approval')
-    .select((sub) => sub.fn.min<string>('approval.created_at').as('first_approval'))
-    .whereRef('approval.resource_id', '=', 'resources.id')
-    .where('approval.action', '=', 'APPROVE');
-}
-
 /** Newest approval first; `where` narrows the APPROVED resources (an owner, catalogue filters). */
 function approvedResources(
   db: Kysely<DB>,
@@ -106,14 +97,11 @@ function approvedResources(
       'resources.updated_at',
     ])
     .select((eb) =>
-      eb.fn
-        .coalesce(firstApproval(eb as unknown as ResourcesScope), 'resources.created_at')
-        .$castTo<string>()
-        .as('approved_at'),
+      eb.fn.coalesce('resources.approved_at', 'resources.created_at').$castTo<string>().as('approved_at'),
     )
     .where('resources.status', '=', 'APPROVED')
     .where((eb) => narrow(eb as unknown as ResourcesScope))
-    .orderBy('approved_at', 'desc')
+    .orderBy('resources.approved_at', 'desc')
     .orderBy('resources.id', 'desc')
     .limit(FEED_SIZE)
     .execute();
@@ -181,5 +169,9 @@ export function listApprovedVersions(
     'resourceId' in of
       ? query.where('version.resource_id', '=', of.resourceId)
       : query.where('resources.owner_type', '=', of.owner.type).where('resources.owner_id', '=', of.owner.id);
-  return query.orderBy('approved_at', 'desc').orderBy('version.id', 'desc').limit(FEED_SIZE).execute();
+  return query
+    .orderBy('version.approved_at', 'desc')
+    .orderBy('version.id', 'desc')
+    .limit(FEED_SIZE)
+    .execute();
 }

@@ -9,7 +9,7 @@ import { prepared } from '../../core/db/prepared.js';
 import type { DB, ResourceStatus, ResourcesTable, ResourceType } from '../../core/db/schema.js';
 
 /** A resource row without its (up to 50,000 characters) description and catalog names: enough for checks. */
-export type ResourceHead = Omit<Selectable<ResourcesTable>, 'description' | 'catalog_refs'>;
+export type ResourceHead = Omit<Selectable<ResourcesTable>, 'description' | 'catalog_refs' | 'approved_at'>;
 type Executor = Kysely<DB> | Transaction<DB>;
 
 const HEAD_COLUMNS = [
@@ -85,15 +85,22 @@ export async function updateResource(
  * Moves the status only if it still is `from`: of a moderation and a concurrent edit (or two moderations), the
  * later one finds the status changed and reports a conflict instead of overwriting it.
  */
+/** Moves the status if it is still `from`; the first move to APPROVED stamps approved_at (feeds sort by it). */
 export async function moveStatus(
   db: Executor,
   id: string,
   from: ResourceStatus,
   to: ResourceStatus,
+  at?: string,
 ): Promise<boolean> {
   const result = await db
     .updateTable('resources')
-    .set({ status: to })
+    .set((eb) => ({
+      status: to,
+      ...(to === 'APPROVED' && at !== undefined
+        ? { approved_at: eb.fn.coalesce('approved_at', eb.val(at)) }
+        : {}),
+    }))
     .where('id', '=', id)
     .where('status', '=', from)
     .executeTakeFirst();

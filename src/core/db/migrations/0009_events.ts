@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 import type { MigrationContext } from '../migrator.js';
 
 /**
- * The event log (written in the same transaction as each change), webhooks and their deliveries
- * (spec/extensions.md §1). Events carry the ids of what their subject belongs to, so GET /events filters and the
+ * The event log (written in the same transaction as each change), webhooks and their deliveries, and the
+ * resources' first-approval time the Atom feeds sort by (spec/extensions.md §1). Events carry the ids of what their subject belongs to, so GET /events filters and the
  * webhook fan-out find them by index; deliveries are the durable work queue of the webhook sender.
  */
 export function events({ ts }: MigrationContext) {
@@ -121,8 +121,31 @@ export function events({ ts }: MigrationContext) {
         .unique()
         .where(sql.ref('redelivery_of'), 'is', null)
         .execute();
+
+      // Feeds (§1.3) list resources newest approval first: the first APPROVE, kept on the row from now on and
+      // filled in for the resources approved before (the creation time when no approval was recorded).
+      await db.schema.alterTable('resources').addColumn('approved_at', ts).execute();
+      await sql`
+        update resources set approved_at = coalesce(
+          (select min(e.created_at) from resource_moderation_events e
+            where e.resource_id = resources.id and e.action = 'APPROVE'),
+          case when status = 'APPROVED' then created_at end)
+      `.execute(db);
+      await db.schema
+        .createIndex('resources_approved_idx')
+        .on('resources')
+        .columns(['status', 'approved_at', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('resource_versions_feed_idx')
+        .on('resource_versions')
+        .columns(['resource_id', 'status', 'approved_at', 'id'])
+        .execute();
     },
     async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.dropIndex('resource_versions_feed_idx').execute();
+      await db.schema.dropIndex('resources_approved_idx').execute();
+      await db.schema.alterTable('resources').dropColumn('approved_at').execute();
       await db.schema.dropTable('webhook_deliveries').execute();
       await db.schema.dropTable('webhooks').execute();
       await db.schema.dropTable('events').execute();

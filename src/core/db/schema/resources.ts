@@ -28,6 +28,8 @@ export interface ResourcesTable {
   catalog_refs: Generated<string>;
   /** Maintained by the versions module. */
   latest_version_id: string | null;
+  /** The first approval (feeds sort by it); null until then. */
+  approved_at: string | null;
   created_at: string;
   updated_at: string;
 }

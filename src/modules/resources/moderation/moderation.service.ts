@@ -41,7 +41,7 @@ export function createModerationService(deps: {
       const at = clock.now().toISOString();
       const note = reason === undefined || reason === '' ? null : reason;
       await db.transaction().execute(async (trx) => {
-        if (!(await moveStatus(trx, id, head.status, to))) {
+        if (!(await moveStatus(trx, id, head.status, to, at))) {
           throw invalidTransition(
             'The status of this resource was changed by another request; reload and retry',
           );
