@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
 import type { ResourceStatus, ResourceType } from '../../core/db/schema.js';
-import { SECURED } from '../../core/http/openapi.js';
 import {
   Id,
   MarkdownDescription,
@@ -173,8 +172,7 @@ export const ResourceListQuery = Type.Object({
   ),
 });
 
-/** Optional credentials: anonymous callers are served too, signed-in ones may see more. */
-export const OPTIONAL_AUTH: Array<Record<string, string[]>> = [{}, ...SECURED];
+export { OPTIONAL_AUTH } from '../../core/http/openapi.js';
 
 export const ResourceIdParams = Type.Object({ id: Id });
 export const ResourceSlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 100 }) });
