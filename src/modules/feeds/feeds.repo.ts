@@ -5,7 +5,10 @@
 // moderation; a later SUSPEND/UNSUSPEND or re-approval does not make a resource new again). Both are indexed with
 // the status, so a feed reads the newest 50 from the index instead of sorting every match.
 import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { DialectName } from '../../core/db/database.js';
 import type { DB, ResourceStatus, ResourceType } from '../../core/db/schema.js';
+import { resourceFilterCondition } from '../resources/resource-views.repo.js';
+import type { ResourceFilter } from '../resources/resource-views.repo.js';
 
 /** Entries per feed (extensions §1.3). */
 export const FEED_SIZE = 50;
@@ -79,12 +82,11 @@ function withOwner(db: Kysely<DB>) {
     ]);
 }
 
-type ResourcesScope = ExpressionBuilder<DB, 'resources'>;
-
-/** Newest approval first; `where` narrows the APPROVED resources (an owner, catalogue filters). */
+/** Newest approval first among the APPROVED resources the filter keeps (an owner, catalogue filters). */
 function approvedResources(
   db: Kysely<DB>,
-  narrow: (eb: ResourcesScope) => ReturnType<ResourcesScope['and']>,
+  dialect: DialectName,
+  filter: Omit<ResourceFilter, 'status' | 'visibility' | 'search'>,
 ): Promise<FeedResourceRow[]> {
   return withOwner(db)
     .select([
@@ -99,40 +101,32 @@ function approvedResources(
     .select((eb) =>
       eb.fn.coalesce('resources.approved_at', 'resources.created_at').$castTo<string>().as('approved_at'),
     )
-    .where('resources.status', '=', 'APPROVED')
-    .where((eb) => narrow(eb as unknown as ResourcesScope))
+    .where((eb) =>
+      resourceFilterCondition(eb as unknown as ExpressionBuilder<DB, 'resources'>, dialect, {
+        ...filter,
+        status: 'APPROVED',
+      }),
+    )
     .orderBy('resources.approved_at', 'desc')
     .orderBy('resources.id', 'desc')
     .limit(FEED_SIZE)
     .execute();
 }
 
-export function listOwnerResources(db: Kysely<DB>, owner: FeedOwner): Promise<FeedResourceRow[]> {
-  return approvedResources(db, (eb) =>
-    eb.and([eb('resources.owner_type', '=', owner.type), eb('resources.owner_id', '=', owner.id)]),
-  );
+export function listOwnerResources(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  owner: FeedOwner,
+): Promise<FeedResourceRow[]> {
+  return approvedResources(db, dialect, { owner });
 }
 
-export function listCatalogueResources(db: Kysely<DB>, filter: CatalogueFilter): Promise<FeedResourceRow[]> {
-  return approvedResources(db, (eb) => {
-    const conditions = [];
-    if (filter.type !== undefined) conditions.push(eb('resources.type', '=', filter.type));
-    if (filter.tagIds !== undefined) {
-      const tagged = eb
-        .selectFrom('resource_tag_links')
-        .select('resource_tag_links.resource_id')
-        .where('resource_tag_links.tag_id', 'in', filter.tagIds);
-      conditions.push(eb('resources.id', 'in', tagged));
-    }
-    if (filter.categoryIds !== undefined) {
-      const categorized = eb
-        .selectFrom('resource_category_links')
-        .select('resource_category_links.resource_id')
-        .where('resource_category_links.category_id', 'in', filter.categoryIds);
-      conditions.push(eb('resources.id', 'in', categorized));
-    }
-    return eb.and(conditions);
-  });
+export function listCatalogueResources(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  filter: CatalogueFilter,
+): Promise<FeedResourceRow[]> {
+  return approvedResources(db, dialect, filter);
 }
 
 export function findResourceHead(db: Kysely<DB>, id: string): Promise<FeedResourceHead | undefined> {

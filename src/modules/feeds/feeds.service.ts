@@ -59,7 +59,7 @@ export function createFeedsService(deps: {
   /** A user's or team's feed: its newest APPROVED resources and versions together, newest 50. */
   async function ownerFeed(owner: FeedOwner, author: AtomAuthor, selfPath: string, title: string) {
     const [resources, versions] = await Promise.all([
-      listOwnerResources(db, owner),
+      listOwnerResources(db, dialect, owner),
       listApprovedVersions(db, { owner }),
     ]);
     const entries = newestFirst(
@@ -90,7 +90,7 @@ export function createFeedsService(deps: {
 
   async function renderCatalogue(query: CatalogueQuery, search: URLSearchParams): Promise<string> {
     const filter = await resolveCatalogueFilter(query);
-    const rows = filter === null ? [] : await listCatalogueResources(db, filter);
+    const rows = filter === null ? [] : await listCatalogueResources(db, dialect, filter);
     const described = [...search.entries()].map(([name, value]) => `${name} ${value.split(',').join(', ')}`);
     const suffix = search.size === 0 ? '' : ` (${described.join('; ')})`;
     return renderAtom({

@@ -112,8 +112,8 @@ export interface ResourceFilter {
   gameVersionIds?: string[];
 }
 
-/** The filter as one condition on `resources`, shared by the list and its count. */
-function condition(
+/** The filter as one condition on `resources`, shared by the list, its count and the feeds. */
+export function resourceFilterCondition(
   eb: ExpressionBuilder<DB, 'resources'>,
   dialect: DialectName,
   filter: ResourceFilter,
@@ -167,7 +167,9 @@ export function listResourceViews(
   offset: number,
 ): Promise<ResourceViewRow[]> {
   return viewQuery(db)
-    .where((eb) => condition(eb as unknown as ExpressionBuilder<DB, 'resources'>, dialect, filter))
+    .where((eb) =>
+      resourceFilterCondition(eb as unknown as ExpressionBuilder<DB, 'resources'>, dialect, filter),
+    )
     .orderBy(`resources.${order.column}`, order.direction)
     .orderBy('resources.id', order.direction)
     .limit(limit)
@@ -183,7 +185,7 @@ export async function countResources(
 ): Promise<number> {
   const row = await db
     .selectFrom('resources')
-    .where((eb) => condition(eb, dialect, filter))
+    .where((eb) => resourceFilterCondition(eb, dialect, filter))
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
   return Number(row.count);
