@@ -20,7 +20,8 @@ export interface TestApp {
 
 const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 
-async function freshPostgresUrl(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A new, empty schema on the server at `baseUrl`: its URL (search_path pinned to it) and a way to drop it. */
+export async function freshPostgresUrl(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const schema = `t_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
