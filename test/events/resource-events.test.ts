@@ -1,6 +1,5 @@
 // resource.* events (spec/extensions.md §1.1): each create, edit, image change, moderation and deletion through
 // the HTTP API records exactly one event, in the transaction of the change, placed where its subject belongs.
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
@@ -15,44 +14,21 @@ import {
 } from '../resources/helpers.js';
 import type { Catalogs, ResourceCast } from '../resources/helpers.js';
 import { createVersion, uploadFile } from '../versions/helpers.js';
+import { eventRows, withTableAway } from './helpers/event-rows.js';
+import type { EventRows } from './helpers/event-rows.js';
 
 let t: TestApp;
 let cast: ResourceCast;
 let catalogs: Catalogs;
+let recorded: EventRows;
 
 beforeAll(async () => {
   t = await buildTestApp();
   cast = await createResourceCast(t.app);
   catalogs = await readCatalogs(t.app);
+  recorded = eventRows(t.app);
 });
 afterAll(async () => t.close());
-
-/** The events of a type about a subject, with the columns as plain values (both databases). */
-async function eventsOf(type: string, subjectId?: string) {
-  let query = t.app.context.database.db.selectFrom('events').selectAll().where('type', '=', type);
-  if (subjectId !== undefined) query = query.where('subject_id', '=', subjectId);
-  const rows = await query.orderBy('id').execute();
-  return rows.map((row) => ({
-    ...row,
-    created_at: new Date(row.created_at).toISOString(),
-    data: JSON.parse(row.data) as Record<string, unknown>,
-    subject_public: Boolean(row.subject_public),
-  }));
-}
-
-async function onlyEvent(type: string, subjectId: string) {
-  const events = await eventsOf(type, subjectId);
-  expect(events, type).toHaveLength(1);
-  return events[0]!;
-}
-
-async function eventCount(): Promise<number> {
-  const row = await t.app.context.database.db
-    .selectFrom('events')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
 
 const now = () => t.clock.now().toISOString();
 
@@ -65,7 +41,7 @@ describe('resource.created', () => {
   it('records the new PENDING resource, placed under its user owner and not public', async () => {
     t.clock.advance(60_000);
     const resource = await createResource(t.app, cast.owner, { type: 'PLUGIN' });
-    const event = await onlyEvent('resource.created', resource.id);
+    const event = await recorded.only('resource.created', resource.id);
     expect(event).toMatchObject({
       created_at: now(),
       actor_id: cast.owner.id,
@@ -89,13 +65,13 @@ describe('resource.created', () => {
       ownerType: 'TEAM',
       ownerId: cast.team.id,
     });
-    const event = await onlyEvent('resource.created', resource.id);
+    const event = await recorded.only('resource.created', resource.id);
     expect(event).toMatchObject({ actor_id: cast.teamAdmin.id, team_id: cast.team.id, user_id: null });
   });
 
   it('records nothing when the creation fails (taken slug)', async () => {
     const resource = await createResource(t.app, cast.owner);
-    const before = await eventCount();
+    const before = await recorded.count();
     const response = await t.app.inject({
       method: 'POST',
       url: '/resources',
@@ -103,7 +79,7 @@ describe('resource.created', () => {
       payload: { name: 'Again', slug: resource.slug, shortDescription: 'Same slug', type: 'MOD' },
     });
     expect(response.statusCode).toBe(409);
-    expect(await eventCount()).toBe(before);
+    expect(await recorded.count()).toBe(before);
   });
 });
 
@@ -117,7 +93,7 @@ describe('resource.updated', () => {
       { name: 'Renamed', shortDescription: resource.shortDescription, tagIds: [tag!.id] },
       cast.contributor.headers,
     );
-    const event = await onlyEvent('resource.updated', resource.id);
+    const event = await recorded.only('resource.updated', resource.id);
     expect(event).toMatchObject({
       created_at: now(),
       actor_id: cast.contributor.id,
@@ -141,16 +117,16 @@ describe('resource.updated', () => {
       description: 'Same text',
       gameVersionIds: [first!.id, second!.id],
     });
-    const before = await eventCount();
+    const before = await recorded.count();
     await patch(resource.id, {});
     await patch(resource.id, {
       name: resource.name,
       description: 'Same text',
       gameVersionIds: [second!.id, first!.id],
     });
-    expect(await eventCount()).toBe(before);
+    expect(await recorded.count()).toBe(before);
     await patch(resource.id, { description: 'New text', gameVersionIds: [first!.id] });
-    expect((await onlyEvent('resource.updated', resource.id)).data['changed']).toEqual([
+    expect((await recorded.only('resource.updated', resource.id)).data['changed']).toEqual([
       'description',
       'gameVersions',
     ]);
@@ -159,7 +135,7 @@ describe('resource.updated', () => {
   it('counts the return of a REJECTED resource to PENDING as a change of status', async () => {
     const resource = await resourceFor(t.app, cast, 'TEAM', 'REJECTED');
     await patch(resource.id, {}, cast.teamOwner.headers);
-    const event = await onlyEvent('resource.updated', resource.id);
+    const event = await recorded.only('resource.updated', resource.id);
     expect(event).toMatchObject({
       data: { status: 'PENDING', changed: ['status'] },
       team_id: cast.team.id,
@@ -178,7 +154,7 @@ describe('resource.updated', () => {
       payload: icon.payload,
     });
     expect(set.statusCode, set.body).toBe(200);
-    expect((await onlyEvent('resource.updated', resource.id)).data['changed']).toEqual(['iconUrl']);
+    expect((await recorded.only('resource.updated', resource.id)).data['changed']).toEqual(['iconUrl']);
     for (const expected of [2, 2]) {
       const removed = await t.app.inject({
         method: 'DELETE',
@@ -186,15 +162,15 @@ describe('resource.updated', () => {
         headers: cast.owner.headers,
       });
       expect(removed.statusCode, removed.body).toBe(200);
-      expect(await eventsOf('resource.updated', resource.id)).toHaveLength(expected);
+      expect(await recorded.where({ type: 'resource.updated', subjectId: resource.id })).toHaveLength(
+        expected,
+      );
     }
   });
 
   it('records nothing and changes nothing when the event cannot be written (one transaction)', async () => {
     const resource = await createResource(t.app, cast.owner);
-    const { db } = t.app.context.database;
-    await sql`alter table events rename to events_away`.execute(db);
-    try {
+    await withTableAway(t.app, 'events', async () => {
       const response = await t.app.inject({
         method: 'PATCH',
         url: `/resources/${resource.id}`,
@@ -202,16 +178,14 @@ describe('resource.updated', () => {
         payload: { name: 'Never stored' },
       });
       expect(response.statusCode).toBe(500);
-    } finally {
-      await sql`alter table events_away rename to events`.execute(db);
-    }
-    const stored = await db
+    });
+    const stored = await t.app.context.database.db
       .selectFrom('resources')
       .select('name')
       .where('id', '=', resource.id)
       .executeTakeFirstOrThrow();
     expect(stored.name).toBe(resource.name);
-    expect(await eventsOf('resource.updated', resource.id)).toHaveLength(0);
+    expect(await recorded.where({ type: 'resource.updated', subjectId: resource.id })).toHaveLength(0);
   });
 });
 
@@ -220,7 +194,7 @@ describe('resource.moderated', () => {
     const resource = await createResource(t.app, cast.owner);
     t.clock.advance(60_000);
     await moderate(t.app, cast.moderator, resource.id, 'APPROVE', 'Looks good');
-    const [approved] = await eventsOf('resource.moderated', resource.id);
+    const [approved] = await recorded.where({ type: 'resource.moderated', subjectId: resource.id });
     expect(approved).toMatchObject({
       created_at: now(),
       actor_id: cast.moderator.id,
@@ -232,7 +206,7 @@ describe('resource.moderated', () => {
       subject_public: true,
     });
     await moderate(t.app, cast.moderator, resource.id, 'SUSPEND');
-    const events = await eventsOf('resource.moderated', resource.id);
+    const events = await recorded.where({ type: 'resource.moderated', subjectId: resource.id });
     expect(events).toHaveLength(2);
     expect(events[1]).toMatchObject({
       data: { action: 'SUSPEND', fromStatus: 'APPROVED', toStatus: 'SUSPENDED', reason: null },
@@ -242,7 +216,7 @@ describe('resource.moderated', () => {
 
   it('records nothing for a refused transition', async () => {
     const resource = await resourceFor(t.app, cast, 'USER', 'APPROVED');
-    const before = await eventCount();
+    const before = await recorded.count();
     const response = await t.app.inject({
       method: 'PATCH',
       url: `/resources/moderation/${resource.id}/moderate`,
@@ -250,7 +224,7 @@ describe('resource.moderated', () => {
       payload: { action: 'UNSUSPEND' },
     });
     expect(response.statusCode).toBe(409);
-    expect(await eventCount()).toBe(before);
+    expect(await recorded.count()).toBe(before);
   });
 });
 
@@ -266,7 +240,7 @@ describe('resource.deleted', () => {
       headers: cast.teamOwner.headers,
     });
     expect(response.statusCode, response.body).toBe(204);
-    const event = await onlyEvent('resource.deleted', resource.id);
+    const event = await recorded.only('resource.deleted', resource.id);
     expect(event).toMatchObject({
       actor_id: cast.teamOwner.id,
       subject_kind: 'resource',
@@ -277,12 +251,10 @@ describe('resource.deleted', () => {
       subject_public: true,
       created_at: now(),
     });
-    const children = await t.app.context.database.db
-      .selectFrom('events')
-      .select('type')
-      .where('resource_id', '=', resource.id)
-      .where('type', 'in', ['version.deleted', 'file.deleted'])
-      .execute();
+    const children = await recorded.types({
+      resourceId: resource.id,
+      type: ['version.deleted', 'file.deleted'],
+    });
     expect(children).toEqual([]);
   });
 });

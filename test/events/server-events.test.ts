@@ -1,7 +1,6 @@
 // server.* events (spec/extensions.md §1.1): each create, edit, moderation, transfer, deletion and online flip
 // through the HTTP API records exactly one event, in the transaction of the change, placed by the server as it
 // is after the change.
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
@@ -18,12 +17,15 @@ import {
 import type { CatalogRef } from '../servers/helpers.js';
 import { createCast, createStaffedTeam } from '../teams/helpers.js';
 import type { TeamBody, TeamCast } from '../teams/helpers.js';
+import { eventRows, withTableAway } from './helpers/event-rows.js';
+import type { EventRows } from './helpers/event-rows.js';
 
 let t: TestApp;
 let p: Personas;
 let cast: TeamCast;
 let team: TeamBody;
 let seeded: { tags: CatalogRef[]; categories: CatalogRef[] };
+let recorded: EventRows;
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -31,42 +33,9 @@ beforeAll(async () => {
   cast = await createCast(t.app);
   team = await createStaffedTeam(t.app, cast);
   seeded = await catalogs(t.app);
+  recorded = eventRows(t.app);
 });
 afterAll(async () => t.close());
-
-/** The events of a type about a server, with the columns as plain values (both databases). */
-async function eventsOf(type: string, serverId: string) {
-  const rows = await t.app.context.database.db
-    .selectFrom('events')
-    .selectAll()
-    .where('type', '=', type)
-    .where('subject_id', '=', serverId)
-    .orderBy('id')
-    .execute();
-  return rows.map((row) => ({
-    ...row,
-    created_at: new Date(row.created_at).toISOString(),
-    data: JSON.parse(row.data) as Record<string, unknown>,
-    subject_public: Boolean(row.subject_public),
-  }));
-}
-
-async function onlyEvent(type: string, serverId: string) {
-  const events = await eventsOf(type, serverId);
-  expect(events, type).toHaveLength(1);
-  return events[0]!;
-}
-
-/** Every event about a server, by type, oldest first. */
-async function typesOf(serverId: string): Promise<string[]> {
-  const rows = await t.app.context.database.db
-    .selectFrom('events')
-    .select('type')
-    .where('server_id', '=', serverId)
-    .orderBy('id')
-    .execute();
-  return rows.map((row) => row.type);
-}
 
 const now = () => t.clock.now().toISOString();
 
@@ -102,7 +71,7 @@ describe('server.created', () => {
   it('records the new PENDING server under its user owner, not public', async () => {
     t.clock.advance(60_000);
     const server = await createServer(t.app, p.user);
-    expect(await onlyEvent('server.created', server.id)).toMatchObject({
+    expect(await recorded.only('server.created', server.id)).toMatchObject({
       created_at: now(),
       actor_id: p.user.id,
       actor_username: p.user.username,
@@ -113,7 +82,7 @@ describe('server.created', () => {
 
   it('places a team-owned server under the team', async () => {
     const server = await createServer(t.app, cast.admin, { ownerType: 'TEAM', ownerId: team.id });
-    expect(await onlyEvent('server.created', server.id)).toMatchObject({
+    expect(await recorded.only('server.created', server.id)).toMatchObject({
       actor_id: cast.admin.id,
       ...placedUnder(server.id, { teamId: team.id }, false),
     });
@@ -131,7 +100,7 @@ describe('server.updated', () => {
       tagIds: [seeded.tags[1]!.id],
       categoryIds: [],
     });
-    expect(await onlyEvent('server.updated', server.id)).toMatchObject({
+    expect(await recorded.only('server.updated', server.id)).toMatchObject({
       created_at: now(),
       actor_id: p.user.id,
       data: { name: 'Renamed', slug: server.slug, status: 'APPROVED', changed: ['name', 'tagIds'] },
@@ -153,7 +122,7 @@ describe('server.updated', () => {
       tagIds: [seeded.tags[2]!.id],
       categoryIds: [seeded.categories[0]!.id],
     });
-    expect(await eventsOf('server.updated', server.id)).toEqual([]);
+    expect(await recorded.where({ type: 'server.updated', subjectId: server.id })).toEqual([]);
     const row = await t.app.context.database.db
       .selectFrom('servers')
       .select('updated_at')
@@ -166,7 +135,7 @@ describe('server.updated', () => {
     const server = await createServer(t.app, p.user);
     await moderate(t.app, p.moderator, server.id, 'reject', { reason: 'Wrong address' });
     await patch(server.id, p.user, { ip: 'fixed.example.com' });
-    expect(await onlyEvent('server.updated', server.id)).toMatchObject({
+    expect(await recorded.only('server.updated', server.id)).toMatchObject({
       data: { status: 'PENDING', changed: ['ip'] },
       subject_public: false,
     });
@@ -181,7 +150,7 @@ describe('server.moderated', () => {
     await moderate(t.app, p.moderator, server.id, 'suspend', { reason: 'Griefing', notes: 'internal note' });
     await moderate(t.app, p.moderator, server.id, 'approve');
     await moderate(t.app, p.moderator, server.id, 'reject', { reason: 'Gone' });
-    const events = await eventsOf('server.moderated', server.id);
+    const events = await recorded.where({ type: 'server.moderated', subjectId: server.id });
     expect(events.map((event) => [event.data, event.subject_public])).toEqual([
       [{ action: 'APPROVE', fromStatus: 'PENDING', toStatus: 'APPROVED', reason: null }, true],
       [{ action: 'SUSPEND', fromStatus: 'APPROVED', toStatus: 'SUSPENDED', reason: 'Griefing' }, false],
@@ -198,10 +167,8 @@ describe('server.moderated', () => {
 
   it('records nothing when the transaction fails after the event was written', async () => {
     const server = await createServer(t.app, p.user);
-    const { db } = t.app.context.database;
     // The history row is written after the event: its failure must take the event back.
-    await sql`alter table server_moderation_events rename to server_moderation_events_away`.execute(db);
-    try {
+    await withTableAway(t.app, 'server_moderation_events', async () => {
       const response = await t.app.inject({
         method: 'POST',
         url: `/servers/moderation/${server.id}/approve`,
@@ -209,16 +176,14 @@ describe('server.moderated', () => {
         payload: {},
       });
       expect(response.statusCode).toBe(500);
-    } finally {
-      await sql`alter table server_moderation_events_away rename to server_moderation_events`.execute(db);
-    }
-    const row = await db
+    });
+    const row = await t.app.context.database.db
       .selectFrom('servers')
       .select('status')
       .where('id', '=', server.id)
       .executeTakeFirstOrThrow();
     expect(row.status).toBe('PENDING');
-    expect(await typesOf(server.id)).toEqual(['server.created']);
+    expect(await recorded.types({ serverId: server.id })).toEqual(['server.created']);
   });
 });
 
@@ -233,7 +198,7 @@ describe('server.transferred', () => {
       payload: { newOwnerId: team.id, ownerType: 'TEAM' },
     });
     expect(response.statusCode, response.body).toBe(200);
-    expect(await onlyEvent('server.transferred', server.id)).toMatchObject({
+    expect(await recorded.only('server.transferred', server.id)).toMatchObject({
       created_at: now(),
       actor_id: cast.admin.id,
       data: {
@@ -259,13 +224,17 @@ describe('server.deleted', () => {
       headers: cast.owner.headers,
     });
     expect(response.statusCode, response.body).toBe(204);
-    expect(await onlyEvent('server.deleted', server.id)).toMatchObject({
+    expect(await recorded.only('server.deleted', server.id)).toMatchObject({
       created_at: now(),
       actor_id: cast.owner.id,
       data: { name: server.name, slug: server.slug, status: 'APPROVED' },
       ...placedUnder(server.id, { teamId: team.id }, true),
     });
-    expect(await typesOf(server.id)).toEqual(['server.created', 'server.moderated', 'server.deleted']);
+    expect(await recorded.types({ serverId: server.id })).toEqual([
+      'server.created',
+      'server.moderated',
+      'server.deleted',
+    ]);
   });
 });
 
@@ -274,7 +243,7 @@ describe('server.went_online and server.went_offline', () => {
     const server = await createApprovedServer(t.app, p.user, p.moderator);
     t.clock.advance(60_000);
     await reportStatus(t.app, p.user, server.id, { online: true, onlinePlayers: 5, maxPlayers: 50 });
-    expect(await onlyEvent('server.went_online', server.id)).toMatchObject({
+    expect(await recorded.only('server.went_online', server.id)).toMatchObject({
       created_at: now(),
       actor_id: p.user.id,
       data: { onlinePlayers: 5, maxPlayers: 50 },
@@ -283,11 +252,11 @@ describe('server.went_online and server.went_offline', () => {
     await reportStatus(t.app, p.user, server.id, { online: true, onlinePlayers: 9, maxPlayers: 50 });
     await reportStatus(t.app, p.user, server.id, { online: false, onlinePlayers: 0, maxPlayers: 50 });
     await reportStatus(t.app, p.user, server.id, { online: false, onlinePlayers: 0, maxPlayers: 50 });
-    expect(await onlyEvent('server.went_offline', server.id)).toMatchObject({
+    expect(await recorded.only('server.went_offline', server.id)).toMatchObject({
       actor_id: p.user.id,
       data: { cause: 'REPORTED' },
     });
-    expect(await onlyEvent('server.went_online', server.id)).toBeDefined();
+    expect(await recorded.only('server.went_online', server.id)).toBeDefined();
   });
 
   it('records a server that stops reporting going offline, with no actor', async () => {
@@ -295,7 +264,7 @@ describe('server.went_online and server.went_offline', () => {
     await reportStatus(t.app, p.user, server.id, { online: true, onlinePlayers: 1, maxPlayers: 10 });
     t.clock.advance(10 * 60_000 + 1);
     await recomputeRanks(t.app);
-    expect(await onlyEvent('server.went_offline', server.id)).toMatchObject({
+    expect(await recorded.only('server.went_offline', server.id)).toMatchObject({
       created_at: now(),
       actor_id: null,
       actor_username: null,
@@ -303,6 +272,6 @@ describe('server.went_online and server.went_offline', () => {
       ...placedUnder(server.id, { userId: p.user.id }, false),
     });
     await recomputeRanks(t.app);
-    expect(await eventsOf('server.went_offline', server.id)).toHaveLength(1);
+    expect(await recorded.where({ type: 'server.went_offline', subjectId: server.id })).toHaveLength(1);
   });
 });

@@ -7,37 +7,19 @@ import { createPersonas, createUser } from '../helpers/factories.js';
 import type { Personas, TestUser } from '../helpers/factories.js';
 import { awardOk, createBadge, revoke } from '../badges/helpers.js';
 import { fileResourceReport, insertResource, moderateOk, reportOf } from '../reports/helpers.js';
+import { eventRows } from './helpers/event-rows.js';
+import type { EventRows } from './helpers/event-rows.js';
 
 let t: TestApp;
 let p: Personas;
+let recorded: EventRows;
 
 beforeAll(async () => {
   t = await buildTestApp();
   p = await createPersonas(t.app);
+  recorded = eventRows(t.app);
 });
 afterAll(async () => t.close());
-
-/** The events about a subject, oldest first, with the columns as plain values (both databases). */
-async function eventsAbout(subjectId: string, type?: string) {
-  let query = t.app.context.database.db.selectFrom('events').selectAll().where('subject_id', '=', subjectId);
-  if (type !== undefined) query = query.where('type', '=', type);
-  const rows = await query.orderBy('id').execute();
-  return rows.map((row) => ({
-    ...row,
-    created_at: new Date(row.created_at).toISOString(),
-    data: JSON.parse(row.data) as Record<string, unknown>,
-    subject_public: Boolean(row.subject_public),
-  }));
-}
-
-/** Events placed under a user (their own subject or something of theirs). */
-async function eventsPlacedUnder(userId: string) {
-  return t.app.context.database.db
-    .selectFrom('events')
-    .select('type')
-    .where('user_id', '=', userId)
-    .execute();
-}
 
 const now = () => t.clock.now().toISOString();
 
@@ -58,7 +40,7 @@ describe('report.created', () => {
       reason: 'HARASSMENT',
       description: 'private',
     });
-    const events = await eventsAbout(reportId);
+    const events = await recorded.where({ subjectId: reportId });
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
       type: 'report.created',
@@ -78,7 +60,7 @@ describe('report.created', () => {
       'resourceId',
       'targetType',
     ]);
-    expect(await eventsPlacedUnder(reported.id)).toEqual([]);
+    expect(await recorded.where({ userId: reported.id })).toEqual([]);
   });
 
   it('records a resource report without placing it under the resource', async () => {
@@ -87,7 +69,7 @@ describe('report.created', () => {
     const response = await fileResourceReport(t.app, reporter, resource.id, { reason: 'MALICIOUS' });
     expect(response.statusCode, response.body).toBe(201);
     const reportId = (response.json() as { id: string }).id;
-    const [event, ...others] = await eventsAbout(reportId);
+    const [event, ...others] = await recorded.where({ subjectId: reportId });
     expect(others).toEqual([]);
     expect(event).toMatchObject({
       type: 'report.created',
@@ -95,7 +77,7 @@ describe('report.created', () => {
       ...noPlacementBut({ user_id: reporter.id }),
       audience_user_id: reporter.id,
     });
-    expect(await eventsPlacedUnder(author.id)).toEqual([]);
+    expect(await recorded.where({ userId: author.id })).toEqual([]);
   });
 });
 
@@ -106,7 +88,7 @@ describe('report.updated', () => {
     t.clock.advance(60_000);
     await moderateOk(t.app, p.moderator, reportId, { action: 'TAKE_UNDER_REVIEW' });
     await moderateOk(t.app, p.moderator, reportId, { action: 'DISMISS', resolution: 'Not spam' });
-    const events = await eventsAbout(reportId, 'report.updated');
+    const events = await recorded.where({ subjectId: reportId, type: 'report.updated' });
     expect(events.map((event) => event.data)).toEqual([
       { fromStatus: 'PENDING', toStatus: 'UNDER_REVIEW' },
       { fromStatus: 'UNDER_REVIEW', toStatus: 'DISMISSED' },
@@ -133,7 +115,7 @@ describe('report.updated', () => {
       payload: { action: 'DISMISS' },
     });
     expect(refused.statusCode).toBe(409);
-    expect(await eventsAbout(reportId, 'report.updated')).toHaveLength(1);
+    expect(await recorded.where({ subjectId: reportId, type: 'report.updated' })).toHaveLength(1);
   });
 });
 
@@ -142,8 +124,8 @@ describe('badge.awarded and badge.revoked', () => {
     const [badge, holder] = await Promise.all([createBadge(t.app, p.admin), createUser(t.app)]);
     t.clock.advance(60_000);
     await awardOk(t.app, p.moderator, badge.id, holder.id, 'For testing');
-    const [awarded] = await eventsAbout(holder.id, 'badge.awarded');
-    expect(await eventsAbout(holder.id, 'badge.awarded')).toHaveLength(1);
+    const [awarded] = await recorded.where({ subjectId: holder.id, type: 'badge.awarded' });
+    expect(await recorded.where({ subjectId: holder.id, type: 'badge.awarded' })).toHaveLength(1);
     expect(awarded).toMatchObject({
       created_at: now(),
       actor_id: p.moderator.id,
@@ -156,7 +138,7 @@ describe('badge.awarded and badge.revoked', () => {
     });
     t.clock.advance(60_000);
     expect((await revoke(t.app, p.admin, badge.id, holder.id)).statusCode).toBe(200);
-    const revoked = await eventsAbout(holder.id, 'badge.revoked');
+    const revoked = await recorded.where({ subjectId: holder.id, type: 'badge.revoked' });
     expect(revoked).toHaveLength(1);
     expect(revoked[0]).toMatchObject({
       created_at: now(),
@@ -178,8 +160,8 @@ describe('badge.awarded and badge.revoked', () => {
     });
     expect(again.statusCode).toBe(409);
     expect((await revoke(t.app, p.admin, badge.id, p.stranger.id)).statusCode).toBe(404);
-    expect((await eventsAbout(holder.id)).map((event) => event.type)).toEqual(['badge.awarded']);
-    expect(await eventsAbout(p.stranger.id, 'badge.revoked')).toEqual([]);
+    expect(await recorded.types({ subjectId: holder.id })).toEqual(['badge.awarded']);
+    expect(await recorded.where({ subjectId: p.stranger.id, type: 'badge.revoked' })).toEqual([]);
   });
 });
 
@@ -196,7 +178,7 @@ describe('user.followed', () => {
     t.clock.advance(60_000);
     expect((await follow(follower, followed.id)).statusCode).toBe(200);
     expect((await follow(follower, followed.id, 'DELETE')).statusCode).toBe(200);
-    const events = await eventsAbout(followed.id);
+    const events = await recorded.where({ subjectId: followed.id });
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
       type: 'user.followed',
@@ -210,6 +192,6 @@ describe('user.followed', () => {
       audience_user_id: null,
       subject_public: true,
     });
-    expect(await eventsAbout(follower.id)).toEqual([]);
+    expect(await recorded.where({ subjectId: follower.id })).toEqual([]);
   });
 });

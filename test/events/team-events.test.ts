@@ -1,7 +1,6 @@
 // team.* events (spec/extensions.md §1.1): memberships, role changes and invitations through the HTTP API each
 // record their event in the transaction of the change; the subject is the (public) team, and invitation events
 // also name the invitee as their audience.
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
@@ -9,12 +8,15 @@ import { createUser } from '../helpers/factories.js';
 import type { TestUser } from '../helpers/factories.js';
 import { addMember, createTeam, invite, respond } from '../teams/helpers.js';
 import type { TeamBody } from '../teams/helpers.js';
+import { eventRows, withTableAway } from './helpers/event-rows.js';
+import type { EventRows } from './helpers/event-rows.js';
 
 let t: TestApp;
 let owner: TestUser;
 let admin: TestUser;
 let member: TestUser;
 let invitee: TestUser;
+let recorded: EventRows;
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -24,29 +26,13 @@ beforeAll(async () => {
     createUser(t.app),
     createUser(t.app),
   ]);
+  recorded = eventRows(t.app);
 });
 afterAll(async () => t.close());
 
-/** A team's events, oldest first, with the columns as plain values (both databases). */
-async function eventsOfTeam(teamId: string, type?: string) {
-  let query = t.app.context.database.db.selectFrom('events').selectAll().where('subject_id', '=', teamId);
-  if (type !== undefined) query = query.where('type', '=', type);
-  const rows = await query.orderBy('id').execute();
-  return rows.map((row) => ({
-    ...row,
-    created_at: new Date(row.created_at).toISOString(),
-    data: JSON.parse(row.data) as Record<string, unknown>,
-    subject_public: Boolean(row.subject_public),
-  }));
-}
-
-async function typesOf(teamId: string): Promise<string[]> {
-  return (await eventsOfTeam(teamId)).map((event) => event.type);
-}
-
 /** The events recorded about a team since `count` of them existed. */
 async function eventsSince(teamId: string, count: number) {
-  return (await eventsOfTeam(teamId)).slice(count);
+  return (await recorded.where({ subjectId: teamId })).slice(count);
 }
 
 const now = () => t.clock.now().toISOString();
@@ -84,7 +70,7 @@ describe('team.member_added', () => {
   it('records the creator joining as OWNER when the team is created', async () => {
     t.clock.advance(60_000);
     const team = await createTeam(t.app, owner);
-    const [event, ...others] = await eventsOfTeam(team.id);
+    const [event, ...others] = await recorded.where({ subjectId: team.id });
     expect(others).toEqual([]);
     expect(event).toMatchObject({
       type: 'team.member_added',
@@ -103,8 +89,8 @@ describe('invitations', () => {
     const team = await createTeam(t.app, owner);
     t.clock.advance(60_000);
     const invitation = await invite(t.app, team.id, owner, invitee, 'MODERATOR');
-    const [created] = await eventsOfTeam(team.id, 'team.invitation_created');
-    expect(await eventsOfTeam(team.id, 'team.invitation_created')).toHaveLength(1);
+    const [created] = await recorded.where({ subjectId: team.id, type: 'team.invitation_created' });
+    expect(await recorded.where({ subjectId: team.id, type: 'team.invitation_created' })).toHaveLength(1);
     expect(created).toMatchObject({
       created_at: now(),
       actor_id: owner.id,
@@ -117,7 +103,7 @@ describe('invitations', () => {
   it('records an accepted invitation, then the new member', async () => {
     const team = await createTeam(t.app, owner);
     const invitation = await invite(t.app, team.id, owner, invitee, 'MEMBER');
-    const before = (await eventsOfTeam(team.id)).length;
+    const before = (await recorded.where({ subjectId: team.id })).length;
     t.clock.advance(60_000);
     expect((await respond(t.app, invitation.id, invitee, true)).statusCode).toBe(200);
     const [responded, added, ...others] = await eventsSince(team.id, before);
@@ -143,7 +129,7 @@ describe('invitations', () => {
   it('records a declined invitation, and no member', async () => {
     const team = await createTeam(t.app, owner);
     const invitation = await invite(t.app, team.id, owner, invitee);
-    const before = (await eventsOfTeam(team.id)).length;
+    const before = (await recorded.where({ subjectId: team.id })).length;
     expect((await respond(t.app, invitation.id, invitee, false)).statusCode).toBe(200);
     const events = await eventsSince(team.id, before);
     expect(events.map((event) => [event.type, event.data])).toEqual([
@@ -163,34 +149,36 @@ describe('invitations', () => {
       headers: owner.headers,
     });
     expect(response.statusCode, response.body).toBe(200);
-    expect(await typesOf(team.id)).toEqual(['team.member_added', 'team.invitation_created']);
+    expect(await recorded.types({ subjectId: team.id })).toEqual([
+      'team.member_added',
+      'team.invitation_created',
+    ]);
   });
 
   it('records nothing when the acceptance fails after its first event was written', async () => {
     const team = await createTeam(t.app, owner);
     const invitation = await invite(t.app, team.id, owner, invitee);
-    const { db } = t.app.context.database;
     // The membership is written after team.invitation_responded: its failure must take that event back.
-    await sql`alter table team_members rename to team_members_away`.execute(db);
-    try {
+    await withTableAway(t.app, 'team_members', async () => {
       expect((await respond(t.app, invitation.id, invitee, true)).statusCode).toBe(500);
-    } finally {
-      await sql`alter table team_members_away rename to team_members`.execute(db);
-    }
-    const row = await db
+    });
+    const row = await t.app.context.database.db
       .selectFrom('team_invitations')
       .select('status')
       .where('id', '=', invitation.id)
       .executeTakeFirstOrThrow();
     expect(row.status).toBe('PENDING');
-    expect(await typesOf(team.id)).toEqual(['team.member_added', 'team.invitation_created']);
+    expect(await recorded.types({ subjectId: team.id })).toEqual([
+      'team.member_added',
+      'team.invitation_created',
+    ]);
   });
 });
 
 describe('team.member_role_changed', () => {
   it('records a role change with the old and the new role', async () => {
     const team = await staffedTeam();
-    const before = (await eventsOfTeam(team.id)).length;
+    const before = (await recorded.where({ subjectId: team.id })).length;
     t.clock.advance(60_000);
     expect((await changeRole(team, admin, member, 'MODERATOR')).statusCode).toBe(200);
     const events = await eventsSince(team.id, before);
@@ -206,14 +194,14 @@ describe('team.member_role_changed', () => {
 
   it('records nothing when the role asked for is the one held', async () => {
     const team = await staffedTeam();
-    const before = (await eventsOfTeam(team.id)).length;
+    const before = (await recorded.where({ subjectId: team.id })).length;
     expect((await changeRole(team, owner, member, 'MEMBER')).statusCode).toBe(200);
     expect(await eventsSince(team.id, before)).toEqual([]);
   });
 
   it('records both roles an ownership transfer changes', async () => {
     const team = await staffedTeam();
-    const before = (await eventsOfTeam(team.id)).length;
+    const before = (await recorded.where({ subjectId: team.id })).length;
     expect((await changeRole(team, owner, admin, 'OWNER')).statusCode).toBe(200);
     const events = await eventsSince(team.id, before);
     expect(events.map((event) => [event.type, event.actor_id, event.data])).toEqual([
@@ -226,7 +214,7 @@ describe('team.member_role_changed', () => {
 describe('team.member_removed', () => {
   it('records a member removed by a manager', async () => {
     const team = await staffedTeam();
-    const before = (await eventsOfTeam(team.id)).length;
+    const before = (await recorded.where({ subjectId: team.id })).length;
     t.clock.advance(60_000);
     const response = await t.app.inject({
       method: 'DELETE',
@@ -247,7 +235,7 @@ describe('team.member_removed', () => {
 
   it('records a member who leaves, with the member as the actor', async () => {
     const team = await staffedTeam();
-    const before = (await eventsOfTeam(team.id)).length;
+    const before = (await recorded.where({ subjectId: team.id })).length;
     const response = await t.app.inject({
       method: 'DELETE',
       url: `/teams/${team.id}/leave`,

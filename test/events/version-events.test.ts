@@ -2,63 +2,30 @@
 // latest choice, and file upload and deletion through the HTTP API records exactly one event, in the transaction
 // of the change, placed under the version's resource and its owner.
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
 import { createResourceCast, resourceFor } from '../resources/helpers.js';
 import type { ResourceCast } from '../resources/helpers.js';
 import { act, createVersion, readVersion, uploadFile, versionIn, versionUrl } from '../versions/helpers.js';
+import { eventRows, withTableAway } from './helpers/event-rows.js';
+import type { EventRows } from './helpers/event-rows.js';
 
 let t: TestApp;
 let cast: ResourceCast;
+let recorded: EventRows;
 
 beforeAll(async () => {
   t = await buildTestApp();
   cast = await createResourceCast(t.app);
+  recorded = eventRows(t.app);
 });
 afterAll(async () => t.close());
 
-/** The events of a type about a subject, with the columns as plain values (both databases). */
-async function eventsOf(type: string, subjectId?: string) {
-  let query = t.app.context.database.db.selectFrom('events').selectAll().where('type', '=', type);
-  if (subjectId !== undefined) query = query.where('subject_id', '=', subjectId);
-  const rows = await query.orderBy('id').execute();
-  return rows.map((row) => ({
-    ...row,
-    created_at: new Date(row.created_at).toISOString(),
-    data: JSON.parse(row.data) as Record<string, unknown>,
-    subject_public: Boolean(row.subject_public),
-  }));
-}
-
-async function onlyEvent(type: string, subjectId: string) {
-  const events = await eventsOf(type, subjectId);
-  expect(events, type).toHaveLength(1);
-  return events[0]!;
-}
-
-/** The types recorded about a resource's versions and files since `afterId`, oldest first. */
-async function typesSince(resourceId: string, afterId = '') {
-  const rows = await t.app.context.database.db
-    .selectFrom('events')
-    .select(['id', 'type'])
-    .where('resource_id', '=', resourceId)
-    .where('id', '>', afterId)
-    .where('type', 'not like', 'resource.%')
-    .orderBy('id')
-    .execute();
-  return rows.map((row) => row.type);
-}
-
-async function lastEventId(): Promise<string> {
-  const row = await t.app.context.database.db
-    .selectFrom('events')
-    .select('id')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.id ?? '';
+/** The types recorded about a resource's versions and files since the mark `afterId`, oldest first. */
+async function typesSince(resourceId: string, afterId: string) {
+  const types = await recorded.types({ resourceId, afterId });
+  return types.filter((type) => !type.startsWith('resource.'));
 }
 
 const now = () => t.clock.now().toISOString();
@@ -69,7 +36,7 @@ describe('version.created and file.uploaded', () => {
     const resource = await resourceFor(t.app, cast, 'USER', 'APPROVED');
     t.clock.advance(60_000);
     const version = await createVersion(t.app, cast.contributor, resource.id, { channel: 'BETA' });
-    expect(await onlyEvent('version.created', version.id)).toMatchObject({
+    expect(await recorded.only('version.created', version.id)).toMatchObject({
       created_at: now(),
       actor_id: cast.contributor.id,
       actor_username: cast.contributor.username,
@@ -91,7 +58,7 @@ describe('version.created and file.uploaded', () => {
       data: content,
       name: 'p.jar',
     });
-    expect(await onlyEvent('file.uploaded', file.id)).toMatchObject({
+    expect(await recorded.only('file.uploaded', file.id)).toMatchObject({
       created_at: now(),
       actor_id: cast.owner.id,
       subject_kind: 'file',
@@ -111,7 +78,7 @@ describe('version.created and file.uploaded', () => {
   it('places the events of a team resource under its team', async () => {
     const resource = await resourceFor(t.app, cast, 'TEAM');
     const version = await createVersion(t.app, cast.teamAdmin, resource.id);
-    expect(await onlyEvent('version.created', version.id)).toMatchObject({
+    expect(await recorded.only('version.created', version.id)).toMatchObject({
       team_id: cast.team.id,
       user_id: null,
     });
@@ -126,31 +93,31 @@ describe('status moves', () => {
 
     t.clock.advance(60_000);
     await act(t.app, cast.owner, resource.id, version.id, 'submit', { submissionNote: 'please' });
-    expect(await onlyEvent('version.submitted', version.id)).toMatchObject({
+    expect(await recorded.only('version.submitted', version.id)).toMatchObject({
       created_at: now(),
       actor_id: cast.owner.id,
       data,
       subject_public: false,
     });
-    expect((await onlyEvent('version.submitted', version.id)).data).not.toHaveProperty('reason');
+    expect((await recorded.only('version.submitted', version.id)).data).not.toHaveProperty('reason');
 
     await act(t.app, cast.moderator, resource.id, version.id, 'reject', { reason: 'Missing license' });
-    expect(await onlyEvent('version.rejected', version.id)).toMatchObject({
+    expect(await recorded.only('version.rejected', version.id)).toMatchObject({
       actor_id: cast.moderator.id,
       data: { ...data, reason: 'Missing license' },
       subject_public: false,
     });
 
     await act(t.app, cast.maintainer, resource.id, version.id, 'resubmit');
-    const submitted = await eventsOf('version.submitted', version.id);
+    const submitted = await recorded.where({ type: 'version.submitted', subjectId: version.id });
     expect(submitted).toHaveLength(2);
     expect(submitted[1]).toMatchObject({ actor_id: cast.maintainer.id, data });
 
-    const before = await lastEventId();
+    const before = await recorded.lastId();
     t.clock.advance(60_000);
     await act(t.app, cast.moderator, resource.id, version.id, 'approve');
     expect(await typesSince(resource.id, before)).toEqual(['version.approved', 'version.latest_changed']);
-    expect(await onlyEvent('version.approved', version.id)).toMatchObject({
+    expect(await recorded.only('version.approved', version.id)).toMatchObject({
       created_at: now(),
       actor_id: cast.moderator.id,
       subject_kind: 'version',
@@ -158,7 +125,7 @@ describe('status moves', () => {
       version_id: version.id,
       subject_public: true,
     });
-    expect(await onlyEvent('version.latest_changed', version.id)).toMatchObject({
+    expect(await recorded.only('version.latest_changed', version.id)).toMatchObject({
       created_at: now(),
       actor_id: cast.moderator.id,
       subject_kind: 'version',
@@ -171,7 +138,7 @@ describe('status moves', () => {
   it('keeps an approved version of a PENDING resource private', async () => {
     const resource = await resourceFor(t.app, cast, 'USER', 'PENDING');
     const version = await versionIn(t.app, actors(), resource.id, 'APPROVED');
-    expect(await onlyEvent('version.approved', version.id)).toMatchObject({ subject_public: false });
+    expect(await recorded.only('version.approved', version.id)).toMatchObject({ subject_public: false });
   });
 
   it('records no latest change when an approved version does not become latest', async () => {
@@ -179,7 +146,7 @@ describe('status moves', () => {
     await versionIn(t.app, actors(), resource.id, 'APPROVED');
     const second = await versionIn(t.app, actors(), resource.id, 'APPROVED');
     expect((await readVersion(t.app, cast.owner, resource.id, second.id)).isLatest).toBe(false);
-    expect(await eventsOf('version.latest_changed', second.id)).toHaveLength(0);
+    expect(await recorded.where({ type: 'version.latest_changed', subjectId: second.id })).toHaveLength(0);
   });
 
   it('records set-latest with the previous latest version, and nothing when it already is latest', async () => {
@@ -195,7 +162,7 @@ describe('status moves', () => {
       });
       expect(response.statusCode, response.body).toBe(200);
     }
-    expect(await onlyEvent('version.latest_changed', second.id)).toMatchObject({
+    expect(await recorded.only('version.latest_changed', second.id)).toMatchObject({
       created_at: now(),
       actor_id: cast.maintainer.id,
       data: {
@@ -217,19 +184,19 @@ describe('status moves', () => {
       resource.id,
       'APPROVED',
     );
-    const before = await lastEventId();
+    const before = await recorded.lastId();
     t.clock.advance(60_000);
     await act(t.app, cast.teamAdmin, resource.id, version.id, 'archive');
     expect(await typesSince(resource.id, before)).toEqual(['version.archived', 'version.latest_changed']);
     const data = { resourceId: resource.id, versionNumber: version.versionNumber, channel: 'RELEASE' };
-    expect(await onlyEvent('version.archived', version.id)).toMatchObject({
+    expect(await recorded.only('version.archived', version.id)).toMatchObject({
       created_at: now(),
       actor_id: cast.teamAdmin.id,
       data,
       team_id: cast.team.id,
       subject_public: true,
     });
-    const latest = await eventsOf('version.latest_changed', version.id);
+    const latest = await recorded.where({ type: 'version.latest_changed', subjectId: version.id });
     expect(latest).toHaveLength(2);
     expect(latest[1]).toMatchObject({
       created_at: now(),
@@ -246,20 +213,16 @@ describe('status moves', () => {
   it('records nothing and moves nothing when the transaction fails after the event was written', async () => {
     const resource = await resourceFor(t.app, cast, 'USER', 'APPROVED');
     const version = await versionIn(t.app, actors(), resource.id, 'PENDING');
-    const { db } = t.app.context.database;
-    const before = await lastEventId();
+    const before = await recorded.lastId();
     // The history row is written after the events: its failure must take them back.
-    await sql`alter table version_moderation_events rename to version_moderation_events_away`.execute(db);
-    try {
+    await withTableAway(t.app, 'version_moderation_events', async () => {
       const response = await t.app.inject({
         method: 'POST',
         url: `${versionUrl(resource.id, version.id)}/approve`,
         headers: cast.moderator.headers,
       });
       expect(response.statusCode).toBe(500);
-    } finally {
-      await sql`alter table version_moderation_events_away rename to version_moderation_events`.execute(db);
-    }
+    });
     expect((await readVersion(t.app, cast.owner, resource.id, version.id)).status).toBe('PENDING');
     expect(await typesSince(resource.id, before)).toEqual([]);
   });
@@ -269,7 +232,7 @@ describe('deletions', () => {
   it('records a deleted version, and no file.deleted for the files that go with it', async () => {
     const resource = await resourceFor(t.app, cast, 'USER', 'APPROVED');
     const version = await versionIn(t.app, actors(), resource.id, 'DRAFT');
-    const before = await lastEventId();
+    const before = await recorded.lastId();
     t.clock.advance(60_000);
     const response = await t.app.inject({
       method: 'DELETE',
@@ -278,7 +241,7 @@ describe('deletions', () => {
     });
     expect(response.statusCode, response.body).toBe(200);
     expect(await typesSince(resource.id, before)).toEqual(['version.deleted']);
-    expect(await onlyEvent('version.deleted', version.id)).toMatchObject({
+    expect(await recorded.only('version.deleted', version.id)).toMatchObject({
       created_at: now(),
       actor_id: cast.contributor.id,
       data: { resourceId: resource.id, versionNumber: version.versionNumber, channel: 'RELEASE' },
@@ -301,7 +264,7 @@ describe('deletions', () => {
       headers: cast.owner.headers,
     });
     expect(response.statusCode, response.body).toBe(200);
-    expect(await onlyEvent('file.deleted', file.id)).toMatchObject({
+    expect(await recorded.only('file.deleted', file.id)).toMatchObject({
       created_at: now(),
       actor_id: cast.owner.id,
       subject_kind: 'file',
@@ -321,7 +284,7 @@ describe('deletions', () => {
   it('records nothing for a refused deletion (the last file of an APPROVED version)', async () => {
     const resource = await resourceFor(t.app, cast, 'USER', 'APPROVED');
     const version = await versionIn(t.app, actors(), resource.id, 'APPROVED');
-    const before = await lastEventId();
+    const before = await recorded.lastId();
     const response = await t.app.inject({
       method: 'DELETE',
       url: `${versionUrl(resource.id, version.id)}/files/${version.files[0]!.id}`,
