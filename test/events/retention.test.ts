@@ -38,7 +38,11 @@ const countRows = async (table: 'events' | 'webhook_deliveries' | 'webhooks') =>
   );
 
 beforeAll(async () => {
-  t = await buildTestApp({ OUTBOUND_ALLOW_PRIVATE: 'true', EVENT_RETENTION_DAYS: '30' });
+  t = await buildTestApp({
+    OUTBOUND_ALLOW_PRIVATE: 'true',
+    EVENT_RETENTION_DAYS: '30',
+    EVENT_FEED_SETTLE_MS: '0',
+  });
   moderator = await createUser(t.app, { role: 'MODERATOR' });
 });
 afterAll(async () => t.close());

@@ -198,6 +198,8 @@ describe('GET /metrics: webhooks', () => {
       METRICS: 'on',
       OUTBOUND_ALLOW_PRIVATE: 'true',
       WEBHOOK_TIMEOUT_MS: '300',
+      // Fan events out at once on PostgreSQL too (the settle window is tested in test/webhooks).
+      EVENT_FEED_SETTLE_MS: '0',
     });
     const receiver = await startReceiver();
     try {

@@ -13,7 +13,7 @@ import type { Receiver } from '../helpers/webhook-receiver.js';
 import { addContributor, createResource, moderate } from '../resources/helpers.js';
 import { RETRY_DELAYS_MS } from '../../src/modules/webhooks/delivery/retry.js';
 import { createSecretBox, newWebhookSecret } from '../../src/core/events/secret-box.js';
-import { newId } from '../../src/core/ids.js';
+import { newId, uuidV7Floor } from '../../src/core/ids.js';
 
 interface CreatedWebhook {
   id: string;
@@ -50,7 +50,12 @@ async function deliveries(user: TestUser, webhookId: string) {
 }
 
 beforeAll(async () => {
-  t = await buildTestApp({ OUTBOUND_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '400' });
+  t = await buildTestApp({
+    OUTBOUND_ALLOW_PRIVATE: 'true',
+    WEBHOOK_TIMEOUT_MS: '400',
+    // Fan events out at once on PostgreSQL too (the settle window has its own test below).
+    EVENT_FEED_SETTLE_MS: '0',
+  });
   moderator = await createUser(t.app, { role: 'MODERATOR' });
 });
 
@@ -221,7 +226,8 @@ describe('retries', () => {
     await createResource(t.app, owner);
     await t.app.webhookWorker.drain();
     for (let step = 0; step < RETRY_DELAYS_MS.length; step += 1) {
-      t.clock.advance(25 * 60 * 60 * 1000);
+      // Past the longest delay (24 h) with its largest jitter (+10 %).
+      t.clock.advance(27 * 60 * 60 * 1000);
       await t.app.webhookWorker.drain();
     }
     const got = await t.app.inject({ method: 'GET', url: `/webhooks/${webhook.id}`, headers: owner.headers });
@@ -317,6 +323,34 @@ describe('ordering and isolation', () => {
   });
 });
 
+describe('the settle window', () => {
+  it('fans out only events older than EVENT_FEED_SETTLE_MS, so a late commit is not overtaken', async () => {
+    const settled = await buildTestApp({ OUTBOUND_ALLOW_PRIVATE: 'true', EVENT_FEED_SETTLE_MS: '60000' });
+    try {
+      const user = await createUser(settled.app);
+      const created = await settled.app.inject({
+        method: 'POST',
+        url: '/webhooks',
+        headers: user.headers,
+        payload: { url: receiver.url, events: ['*'], scope: { kind: 'USER' } },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      await createResource(settled.app, user);
+      await settled.app.webhookWorker.drain();
+      expect(receiver.received).toHaveLength(0);
+      // The same event, its id two minutes old (ids carry wall-clock time): now it goes out.
+      const { db } = settled.app.context.database;
+      const event = await db.selectFrom('events').select('id').executeTakeFirstOrThrow();
+      const aged = uuidV7Floor(Date.now() - 120_000).slice(0, 24) + event.id.slice(24);
+      await db.updateTable('events').set({ id: aged }).where('id', '=', event.id).execute();
+      await settled.app.webhookWorker.drain();
+      expect(receiver.received.map((request) => request.headers['webhook-id'])).toEqual([aged]);
+    } finally {
+      await settled.close();
+    }
+  });
+});
+
 describe('what a delivery may carry', () => {
   it("only events the webhook's creator can see at delivery time", async () => {
     const maintainer = await createUser(t.app);
@@ -351,7 +385,7 @@ describe('what a delivery may carry', () => {
   });
 
   it('goes through the outbound guard: a private address is refused at delivery time', async () => {
-    const guarded = await buildTestApp({ WEBHOOK_TIMEOUT_MS: '400' });
+    const guarded = await buildTestApp({ WEBHOOK_TIMEOUT_MS: '400', EVENT_FEED_SETTLE_MS: '0' });
     try {
       const user = await createUser(guarded.app);
       const { db } = guarded.app.context.database;

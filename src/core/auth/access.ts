@@ -1,7 +1,8 @@
 // The one place that answers "may this caller do that?" from team-membership and ownership facts (DESIGN §4.3).
 // The rules are pure functions of roles (unit-tested); createAccess only looks the facts up and applies them,
 // so services never re-derive a permission inline.
-import type { Kysely, Transaction } from 'kysely';
+import { sql } from 'kysely';
+import type { Kysely, RawBuilder, SqlBool, Transaction } from 'kysely';
 import type { DB, TeamRole } from '../db/schema.js';
 import { forbidden, unauthorized } from '../http/errors.js';
 import type { Actor } from './authenticate.js';
@@ -127,6 +128,16 @@ export type OwnerRights = 'owner' | 'member' | 'none';
 export function ownerRightsFromTeamRole(role: TeamRole | null): OwnerRights {
   if (role === null) return 'none';
   return teamRoleGrants(role, 'team.manage') ? 'owner' : 'member';
+}
+
+/**
+ * SQL for "the owner side": the row of `table` is owned by the user, or by a team the user belongs to in any role
+ * (owner rights or member rights). For list filters and rules written as conditions.
+ */
+export function ownerSideCondition(table: 'resources' | 'servers', userId: string): RawBuilder<SqlBool> {
+  const ownerType = sql.ref(`${table}.owner_type`);
+  const ownerId = sql.ref(`${table}.owner_id`);
+  return sql<SqlBool>`((${ownerType} = 'USER' and ${ownerId} = ${userId}) or (${ownerType} = 'TEAM' and exists (select 1 from team_members where team_members.team_id = ${ownerId} and team_members.user_id = ${userId})))`;
 }
 
 /** Creating a resource or server owned by a team needs team role ADMIN or OWNER. */

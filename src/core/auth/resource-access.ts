@@ -5,7 +5,7 @@
 import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
 import type { DB, ResourceContributorRole, ResourceStatus, Role } from '../db/schema.js';
 import { forbidden, notFound, unauthorized } from '../http/errors.js';
-import { ownerRightsFromTeamRole } from './access.js';
+import { ownerRightsFromTeamRole, ownerSideCondition } from './access.js';
 import type { Access, OwnerRef, OwnerRights } from './access.js';
 import type { Actor } from './authenticate.js';
 import { hasRank } from './roles.js';
@@ -188,17 +188,7 @@ export function createResourceAccess({ db, access }: { db: Kysely<DB>; access: A
     return (eb) =>
       eb.or([
         eb('resources.status', '=', 'APPROVED'),
-        eb.and([eb('resources.owner_type', '=', 'USER'), eb('resources.owner_id', '=', userId)]),
-        eb.and([
-          eb('resources.owner_type', '=', 'TEAM'),
-          eb.exists(
-            eb
-              .selectFrom('team_members')
-              .select('team_members.user_id')
-              .whereRef('team_members.team_id', '=', 'resources.owner_id')
-              .where('team_members.user_id', '=', userId),
-          ),
-        ]),
+        ownerSideCondition('resources', userId),
         eb.exists(
           eb
             .selectFrom('resource_contributors')

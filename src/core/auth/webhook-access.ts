@@ -12,7 +12,7 @@
 import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import type { DB, WebhookScopeKind } from '../db/schema.js';
 import { badRequest, forbidden, notFound } from '../http/errors.js';
-import { TEAM_ROLES, teamRoleGrants } from './access.js';
+import { TEAM_ROLES, ownerSideCondition, teamRoleGrants } from './access.js';
 import type { Access } from './access.js';
 import type { Actor } from './authenticate.js';
 import { resourceGrants } from './resource-access.js';
@@ -148,24 +148,7 @@ export function createWebhookAccess(deps: {
                 .selectFrom('resources')
                 .select('resources.id')
                 .whereRef('resources.id', '=', 'webhooks.scope_id')
-                .where((owned) =>
-                  owned.or([
-                    owned.and([
-                      owned('resources.owner_type', '=', 'USER'),
-                      owned('resources.owner_id', '=', userId),
-                    ]),
-                    owned.and([
-                      owned('resources.owner_type', '=', 'TEAM'),
-                      owned.exists(
-                        owned
-                          .selectFrom('team_members')
-                          .select('team_members.user_id')
-                          .whereRef('team_members.team_id', '=', 'resources.owner_id')
-                          .where('team_members.user_id', '=', userId),
-                      ),
-                    ]),
-                  ]),
-                ),
+                .where(ownerSideCondition('resources', userId)),
             ),
             eb.exists(
               eb
@@ -184,24 +167,7 @@ export function createWebhookAccess(deps: {
               .selectFrom('servers')
               .select('servers.id')
               .whereRef('servers.id', '=', 'webhooks.scope_id')
-              .where((owned) =>
-                owned.or([
-                  owned.and([
-                    owned('servers.owner_type', '=', 'USER'),
-                    owned('servers.owner_id', '=', userId),
-                  ]),
-                  owned.and([
-                    owned('servers.owner_type', '=', 'TEAM'),
-                    owned.exists(
-                      owned
-                        .selectFrom('team_members')
-                        .select('team_members.user_id')
-                        .whereRef('team_members.team_id', '=', 'servers.owner_id')
-                        .where('team_members.user_id', '=', userId),
-                    ),
-                  ]),
-                ]),
-              ),
+              .where(ownerSideCondition('servers', userId)),
           ),
         ]),
       ]);

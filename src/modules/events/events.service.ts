@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Actor } from '../../core/auth/authenticate.js';
 import type { DB } from '../../core/db/schema.js';
 import { presentEvent } from '../../core/events/present.js';
+import { settledBefore } from '../../core/events/settle.js';
 import type { EventObject } from '../../core/events/present.js';
 import { canReadEvent, loadEventFacts } from '../../core/events/visibility.js';
 import { readEventsPage } from './events.repo.js';
@@ -16,12 +17,6 @@ const BATCH = 200;
  * instead of scanning the whole log in one request.
  */
 const SCAN_BUDGET = 1000;
-
-/** The smallest UUIDv7 of a millisecond: ids below it were generated before that moment. */
-export function uuidV7Floor(epochMs: number): string {
-  const hex = Math.max(0, Math.floor(epochMs)).toString(16).padStart(12, '0');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7000-8000-000000000000`;
-}
 
 export interface EventListQuery extends EventFilter {
   after?: string;
@@ -48,7 +43,7 @@ export function createEventsService({
     ): Promise<{ events: EventObject[]; nextCursor: string | null }> {
       const limit = query.limit ?? 50;
       const reader = actor === null ? null : { userId: actor.userId, role: actor.role };
-      const before = settleMs > 0 ? uuidV7Floor(wallClock() - settleMs) : undefined;
+      const before = settledBefore(settleMs, wallClock);
       const events: EventObject[] = [];
       let cursor = query.after;
       let examined = 0;

@@ -2,14 +2,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app.js';
 import { DAY_MS } from '../../core/clock.js';
+import { eventSettleMs } from '../../core/events/settle.js';
 import { eventsRoutes } from './events.routes.js';
 import { createEventsService } from './events.service.js';
 import { deleteEventsBefore } from './retention.repo.js';
 
 export async function registerEvents(app: FastifyInstance, context: AppContext): Promise<void> {
   const { database, clock, config, scheduler } = context;
-  // SQLite serializes writers and ids are taken inside the write transaction: commit order is id order.
-  const settleMs = config.events.feedSettleMs ?? (database.dialect === 'postgres' ? 1000 : 0);
+  const settleMs = eventSettleMs(config.events, database.dialect);
   await app.register(eventsRoutes, { events: createEventsService({ db: database.db, settleMs }) });
   scheduler.register({
     // Events older than EVENT_RETENTION_DAYS go, with their deliveries (by cascade).

@@ -6,6 +6,7 @@ import type { Access } from '../../core/auth/access.js';
 import type { ResourceAccess } from '../../core/auth/resource-access.js';
 import type { ServerAccess } from '../../core/auth/server-access.js';
 import { createSecretBox } from '../../core/events/secret-box.js';
+import { eventSettleMs } from '../../core/events/settle.js';
 import { webhooksRoutes } from './webhooks.routes.js';
 import { createWebhooksService } from './webhooks.service.js';
 import { deleteOrphanedWebhooks } from './webhooks.repo.js';
@@ -59,6 +60,7 @@ export async function registerWebhooks(
     },
     concurrency: config.events.webhookConcurrency,
     pollMs: config.events.webhookPollMs,
+    settleMs: eventSettleMs(config.events, dialect),
     logger: app.log,
   });
   app.decorate('webhookWorker', worker);

@@ -43,8 +43,16 @@ const ids = (values: (string | null)[]) => [
   ...new Set(values.filter((value): value is string => value !== null)),
 ];
 
-/** Fans out one batch; returns how many events it dispatched (0: nothing was waiting). */
-export async function fanOutBatch(db: Kysely<DB>, dialect: DialectName, now: string): Promise<number> {
+/**
+ * Fans out one batch of events below `before` (the settle window, core/events/settle.ts); returns how many it
+ * dispatched (0: nothing was waiting).
+ */
+export async function fanOutBatch(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  now: string,
+  before: string | undefined,
+): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const events = await trx
       .selectFrom('events')
@@ -59,6 +67,7 @@ export async function fanOutBatch(db: Kysely<DB>, dialect: DialectName, now: str
         'audience_user_id',
       ])
       .where('dispatched_at', 'is', null)
+      .$if(before !== undefined, (query) => query.where('id', '<', before!))
       .orderBy('id')
       .limit(BATCH)
       .$if(dialect === 'postgres', (query) => query.modifyEnd(sql`for update skip locked`))

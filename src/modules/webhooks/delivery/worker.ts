@@ -15,6 +15,7 @@ import type { Clock } from '../../../core/clock.js';
 import type { DialectName } from '../../../core/db/database.js';
 import type { DB, EventsTable, WebhookDeliveriesTable, WebhooksTable } from '../../../core/db/schema.js';
 import type { SecretBox } from '../../../core/events/secret-box.js';
+import { settledBefore } from '../../../core/events/settle.js';
 import { canReadEvent, loadEventFacts } from '../../../core/events/visibility.js';
 import { fanOutBatch } from './fan-out.js';
 import { AUTO_DISABLE_AFTER, retryDelayMs } from './retry.js';
@@ -55,6 +56,7 @@ export function createDeliveryWorker({
   settings,
   concurrency,
   pollMs,
+  settleMs,
   logger,
 }: {
   db: Kysely<DB>;
@@ -64,6 +66,8 @@ export function createDeliveryWorker({
   settings: SendSettings;
   concurrency: number;
   pollMs: number;
+  /** Events younger than this are not fanned out yet (core/events/settle.ts). */
+  settleMs: number;
   logger: FastifyBaseLogger;
 }): DeliveryWorker {
   const leaseMs = settings.timeoutMs + 5000;
@@ -77,7 +81,7 @@ export function createDeliveryWorker({
   async function fanOutAll(): Promise<number> {
     let total = 0;
     for (;;) {
-      const dispatched = await fanOutBatch(db, dialect, clock.now().toISOString());
+      const dispatched = await fanOutBatch(db, dialect, clock.now().toISOString(), settledBefore(settleMs));
       total += dispatched;
       if (dispatched === 0) return total;
     }
@@ -87,12 +91,21 @@ export function createDeliveryWorker({
     const nowDate = clock.now();
     const now = nowDate.toISOString();
     return db.transaction().execute(async (trx) => {
+      // Deliveries of events after the oldest one not yet fanned out wait for it: another process may be fanning
+      // it out right now (its batch is locked), and its deliveries must not be overtaken by later ones.
+      const frontier = await trx
+        .selectFrom('events')
+        .select((eb) => eb.fn.min('id').as('id'))
+        .where('dispatched_at', 'is', null)
+        .executeTakeFirst();
+      const before = frontier?.id ?? null;
       const due = await trx
         .selectFrom('webhook_deliveries as d')
         .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
         .select(['d.webhook_id', (eb) => eb.fn.min('d.next_attempt_at').as('due')])
         .where('d.status', '=', 'PENDING')
         .where('d.next_attempt_at', '<=', now)
+        .$if(before !== null, (query) => query.where('d.event_id', '<', before!))
         .where('w.active', '=', true)
         .where((eb) => eb.or([eb('w.busy_until', 'is', null), eb('w.busy_until', '<', now)]))
         .groupBy('d.webhook_id')
@@ -123,6 +136,7 @@ export function createDeliveryWorker({
           .where('webhook_id', '=', webhook.id)
           .where('status', '=', 'PENDING')
           .where('next_attempt_at', '<=', now)
+          .$if(before !== null, (query) => query.where('event_id', '<', before!))
           .orderBy('event_id')
           .orderBy('id')
           .limit(1)
