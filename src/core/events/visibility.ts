@@ -146,7 +146,11 @@ export async function loadEventFacts(
           .execute(),
     reader === null
       ? []
-      : db.selectFrom('team_members').select(['team_id', 'role']).where('user_id', '=', reader.userId).execute(),
+      : db
+          .selectFrom('team_members')
+          .select(['team_id', 'role'])
+          .where('user_id', '=', reader.userId)
+          .execute(),
     reader === null || resourceIds.length === 0
       ? []
       : db
