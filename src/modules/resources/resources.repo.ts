@@ -57,10 +57,21 @@ export async function lockResource(trx: Transaction<DB>, dialect: DialectName, i
   );
 }
 
-/** The description alone (the head leaves it out): an edit compares against it. */
-export async function readDescription(db: Executor, id: string): Promise<string | undefined> {
-  const row = await db.selectFrom('resources').select('description').where('id', '=', id).executeTakeFirst();
-  return row?.description;
+/**
+ * lockResource for an edit that compares against what is stored: the lock, then the head with its description in
+ * one read (undefined: the resource is gone).
+ */
+export async function lockResourceForEdit(
+  trx: Transaction<DB>,
+  dialect: DialectName,
+  id: string,
+): Promise<(ResourceHead & { description: string }) | undefined> {
+  await lockForUpdate(trx, dialect, `resource:${id}`);
+  return trx
+    .selectFrom('resources')
+    .select([...HEAD_COLUMNS, 'description'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function slugExists(db: Executor, slug: string): Promise<boolean> {

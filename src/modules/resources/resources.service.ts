@@ -247,15 +247,14 @@ export function createResourcesService(deps: {
       };
       await db.transaction().execute(async (trx) => {
         // Serializes edits of one resource, so the link difference below is computed on what is stored.
-        if (!(await repo.lockResource(trx, dialect, id))) throw notFound('Resource');
-        const current = await repo.findResourceHead(trx, dialect, id);
+        const current = await repo.lockResourceForEdit(trx, dialect, id);
         if (current === undefined) throw notFound('Resource');
         const changed: ResourceField[] = [];
         if (patch.name !== undefined && patch.name !== current.name) changed.push('name');
         if (patch.shortDescription !== undefined && patch.shortDescription !== current.short_description) {
           changed.push('shortDescription');
         }
-        if (patch.description !== undefined && patch.description !== (await repo.readDescription(trx, id))) {
+        if (patch.description !== undefined && patch.description !== current.description) {
           changed.push('description');
         }
         await repo.updateResource(trx, id, changes);
@@ -287,8 +286,9 @@ export function createResourcesService(deps: {
         if (patch.description !== undefined) {
           await descriptionImages.markUsed('RESOURCE', id, patch.description, trx);
         }
+        const { description: _stored, ...currentHead } = current;
         const after = {
-          ...current,
+          ...currentHead,
           name: patch.name ?? current.name,
           status: resubmitted ? ('PENDING' as const) : current.status,
         };

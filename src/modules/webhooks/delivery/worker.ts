@@ -9,11 +9,18 @@
 // A process that dies mid-send leaves the webhook busy until the lease ends; then any process sends it again
 // (at-least-once). Time comes from the app's clock, so tests move through the retry schedule without waiting.
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../../core/clock.js';
 import type { DialectName } from '../../../core/db/database.js';
-import type { DB, EventsTable, WebhookDeliveriesTable, WebhooksTable } from '../../../core/db/schema.js';
+import type {
+  DB,
+  EventsTable,
+  Role,
+  UserStatus,
+  WebhookDeliveriesTable,
+  WebhooksTable,
+} from '../../../core/db/schema.js';
 import type { SecretBox } from '../../../core/events/secret-box.js';
 import { settledBefore } from '../../../core/events/settle.js';
 import { canReadEvent, loadEventFacts } from '../../../core/events/visibility.js';
@@ -159,16 +166,31 @@ export function createDeliveryWorker({
   }
 
   /** Whether the webhook may carry the event: its creator could see it now (pings go to their webhook). */
-  async function mayCarry(webhook: WebhooksTable, event: EventsTable): Promise<boolean> {
-    if (event.type === 'webhook.ping') return event.subject_id === webhook.id;
-    const creator = await db
-      .selectFrom('users')
-      .select(['id', 'role', 'status'])
-      .where('id', '=', webhook.created_by)
+  /** The delivery's event with its webhook creator's role and status, in one read. */
+  function readEventFor(delivery: WebhookDeliveriesTable, webhook: WebhooksTable) {
+    const creator = (eb: ExpressionBuilder<DB, 'events'>) =>
+      eb.selectFrom('users').where('users.id', '=', webhook.created_by);
+    return db
+      .selectFrom('events')
+      .selectAll('events')
+      .select((eb) => [
+        creator(eb).select('users.role').as('creator_role'),
+        creator(eb).select('users.status').as('creator_status'),
+      ])
+      .where('events.id', '=', delivery.event_id)
       .executeTakeFirst();
-    if (creator === undefined) return false;
+  }
+
+  /** Whether the webhook may carry the event: its creator could see it now (pings go to their webhook). */
+  async function mayCarry(
+    webhook: WebhooksTable,
+    event: EventsTable,
+    creator: { role: Role | null; status: UserStatus | null },
+  ): Promise<boolean> {
+    if (event.type === 'webhook.ping') return event.subject_id === webhook.id;
+    if (creator.role === null) return false;
     // A banned creator's webhooks carry only what the public sees.
-    const reader = creator.status === 'BANNED' ? null : { userId: creator.id, role: creator.role };
+    const reader = creator.status === 'BANNED' ? null : { userId: webhook.created_by, role: creator.role };
     return canReadEvent(reader, event, await loadEventFacts(db, reader, [event]));
   }
 
@@ -230,8 +252,14 @@ export function createDeliveryWorker({
         })
         .where('id', '=', delivery.id)
         .execute();
-      if (status === 'PENDING') {
-        await trx.updateTable('webhooks').set({ busy_until: null }).where('id', '=', webhook.id).execute();
+      if (status !== 'FAILED') {
+        // A success ends the failure streak; a retry leaves it as it is.
+        const streak = status === 'SUCCEEDED' ? { consecutive_failures: 0 } : {};
+        await trx
+          .updateTable('webhooks')
+          .set({ busy_until: null, ...streak })
+          .where('id', '=', webhook.id)
+          .execute();
         return;
       }
       const current = await trx
@@ -240,7 +268,7 @@ export function createDeliveryWorker({
         .where('id', '=', webhook.id)
         .executeTakeFirst();
       if (current === undefined) return;
-      const failures = status === 'SUCCEEDED' ? 0 : current.consecutive_failures + 1;
+      const failures = current.consecutive_failures + 1;
       const disable = failures >= AUTO_DISABLE_AFTER && Boolean(current.active);
       await trx
         .updateTable('webhooks')
@@ -273,12 +301,13 @@ export function createDeliveryWorker({
       deliveryId: delivery.id,
       result,
     });
-    const event = await db
-      .selectFrom('events')
-      .selectAll()
-      .where('id', '=', delivery.event_id)
-      .executeTakeFirst();
-    if (event === undefined || !(await mayCarry(webhook, event))) {
+    const found = await readEventFor(delivery, webhook);
+    if (found === undefined) {
+      await drop(claimed);
+      return outcome('hidden');
+    }
+    const { creator_role: role, creator_status: status, ...event } = found;
+    if (!(await mayCarry(webhook, event, { role: role ?? null, status: status ?? null }))) {
       await drop(claimed);
       return outcome('hidden');
     }
