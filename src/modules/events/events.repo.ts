@@ -20,18 +20,23 @@ export function readEventsPage(
   range: { after: string | undefined; before: string | undefined },
   limit: number,
 ) {
-  return db
-    .selectFrom('events')
-    .selectAll()
-    .where('audience', '!=', 'NONE')
-    .$if(range.after !== undefined, (query) => query.where('id', '>', range.after!))
-    .$if(range.before !== undefined, (query) => query.where('id', '<', range.before!))
-    .$if(filter.types !== undefined, (query) => query.where('type', 'in', filter.types!))
-    .$if(filter.resourceId !== undefined, (query) => query.where('resource_id', '=', filter.resourceId!))
-    .$if(filter.serverId !== undefined, (query) => query.where('server_id', '=', filter.serverId!))
-    .$if(filter.teamId !== undefined, (query) => query.where('team_id', '=', filter.teamId!))
-    .$if(filter.userId !== undefined, (query) => query.where('user_id', '=', filter.userId!))
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+  return (
+    db
+      .selectFrom('events')
+      .selectAll()
+      .where('audience', '!=', 'NONE')
+      .$if(range.after !== undefined, (query) => query.where('id', '>', range.after!))
+      .$if(range.before !== undefined, (query) => query.where('id', '<', range.before!))
+      // An empty list (`types=` or blanks) is no filter: IN () is an error on PostgreSQL.
+      .$if(filter.types !== undefined && filter.types.length > 0, (query) =>
+        query.where('type', 'in', filter.types!),
+      )
+      .$if(filter.resourceId !== undefined, (query) => query.where('resource_id', '=', filter.resourceId!))
+      .$if(filter.serverId !== undefined, (query) => query.where('server_id', '=', filter.serverId!))
+      .$if(filter.teamId !== undefined, (query) => query.where('team_id', '=', filter.teamId!))
+      .$if(filter.userId !== undefined, (query) => query.where('user_id', '=', filter.userId!))
+      .orderBy('id')
+      .limit(limit)
+      .execute()
+  );
 }
