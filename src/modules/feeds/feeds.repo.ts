@@ -7,7 +7,7 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
 import type { DB, ResourceStatus, ResourceType } from '../../core/db/schema.js';
-import { resourceFilterCondition } from '../resources/resource-views.repo.js';
+import { resourceFilterCondition, resourcesWithOwner } from '../resources/resource-views.repo.js';
 import type { ResourceFilter } from '../resources/resource-views.repo.js';
 
 /** Entries per feed (extensions §1.3). */
@@ -65,21 +65,13 @@ export interface CatalogueFilter {
 export type FeedOwner = { type: 'USER' | 'TEAM'; id: string };
 
 function withOwner(db: Kysely<DB>) {
-  return db
-    .selectFrom('resources')
-    .leftJoin('users as owner_user', (join) =>
-      join.onRef('owner_user.id', '=', 'resources.owner_id').on('resources.owner_type', '=', 'USER'),
-    )
-    .leftJoin('teams as owner_team', (join) =>
-      join.onRef('owner_team.id', '=', 'resources.owner_id').on('resources.owner_type', '=', 'TEAM'),
-    )
-    .select([
-      'resources.owner_type',
-      'resources.owner_id',
-      'owner_user.username as owner_username',
-      'owner_user.display_name as owner_display_name',
-      'owner_team.name as owner_team_name',
-    ]);
+  return resourcesWithOwner(db).select([
+    'resources.owner_type',
+    'resources.owner_id',
+    'owner_user.username as owner_username',
+    'owner_user.display_name as owner_display_name',
+    'owner_team.name as owner_team_name',
+  ]);
 }
 
 /** Newest approval first among the APPROVED resources the filter keeps (an owner, catalogue filters). */

@@ -36,7 +36,8 @@ export interface ResourceViewRow {
   catalog_refs: string;
 }
 
-function viewQuery(db: Executor) {
+/** `resources` joined to its owner: the user (owner_user) or the team (owner_team). Lists and feeds build on it. */
+export function resourcesWithOwner(db: Executor) {
   return db
     .selectFrom('resources')
     .leftJoin('users as owner_user', (join) =>
@@ -44,31 +45,34 @@ function viewQuery(db: Executor) {
     )
     .leftJoin('teams as owner_team', (join) =>
       join.onRef('owner_team.id', '=', 'resources.owner_id').on('resources.owner_type', '=', 'TEAM'),
-    )
-    .select([
-      'resources.id',
-      'resources.name',
-      'resources.slug',
-      'resources.short_description',
-      'resources.type',
-      'resources.status',
-      'resources.owner_type',
-      'resources.owner_id',
-      'resources.icon_key',
-      'resources.banner_key',
-      'resources.downloads',
-      'resources.like_count',
-      'resources.favorite_count',
-      'resources.created_at',
-      'resources.updated_at',
-      'owner_user.username as owner_username',
-      'owner_user.display_name as owner_display_name',
-      'owner_user.image_key as owner_image_key',
-      'owner_team.name as owner_team_name',
-      'owner_team.slug as owner_team_slug',
-      'owner_team.logo_key as owner_team_logo_key',
-      'resources.catalog_refs',
-    ]);
+    );
+}
+
+function viewQuery(db: Executor) {
+  return resourcesWithOwner(db).select([
+    'resources.id',
+    'resources.name',
+    'resources.slug',
+    'resources.short_description',
+    'resources.type',
+    'resources.status',
+    'resources.owner_type',
+    'resources.owner_id',
+    'resources.icon_key',
+    'resources.banner_key',
+    'resources.downloads',
+    'resources.like_count',
+    'resources.favorite_count',
+    'resources.created_at',
+    'resources.updated_at',
+    'owner_user.username as owner_username',
+    'owner_user.display_name as owner_display_name',
+    'owner_user.image_key as owner_image_key',
+    'owner_team.name as owner_team_name',
+    'owner_team.slug as owner_team_slug',
+    'owner_team.logo_key as owner_team_logo_key',
+    'resources.catalog_refs',
+  ]);
 }
 
 const fullView = (db: Executor) => viewQuery(db).select('resources.description');
