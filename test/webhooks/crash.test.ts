@@ -85,6 +85,20 @@ async function deliveryLog(port: number, user: ProcessUser, webhookId: string) {
 }
 
 // Each scenario starts two processes one after the other; they run side by side to keep the file short.
+/** The webhook's delivery log once its newest delivery shows SUCCEEDED (recorded after the answer arrives). */
+async function succeededLog(port: number, user: ProcessUser, webhookId: string) {
+  let log: Record<string, unknown>[] = [];
+  await until(
+    'the delivery log to show SUCCEEDED',
+    async () => {
+      log = await deliveryLog(port, user, webhookId);
+      return log[0]?.['status'] === 'SUCCEEDED';
+    },
+    5_000,
+  );
+  return log;
+}
+
 describe.concurrent('a process killed between commit and delivery', { timeout: 120_000 }, () => {
   it('mid-send: the next process sends the same delivery once the lease has run out, and logs it SUCCEEDED', async ({
     expect,
@@ -117,15 +131,7 @@ describe.concurrent('a process killed between commit and delivery', { timeout: 1
     });
 
     // The outcome is recorded after the 204 arrives.
-    let log: Record<string, unknown>[] = [];
-    await until(
-      'the delivery log to show SUCCEEDED',
-      async () => {
-        log = await deliveryLog(secondPort, owner, webhookId);
-        return log[0]?.['status'] === 'SUCCEEDED';
-      },
-      5_000,
-    );
+    const log = await succeededLog(secondPort, owner, webhookId);
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({
       eventId: hung!.headers['webhook-id'],
@@ -158,15 +164,7 @@ describe.concurrent('a process killed between commit and delivery', { timeout: 1
       type: 'resource.created',
       subject: { kind: 'resource', id: resourceId },
     });
-    let log: Record<string, unknown>[] = [];
-    await until(
-      'the delivery log to show SUCCEEDED',
-      async () => {
-        log = await deliveryLog(secondPort, owner, webhookId);
-        return log[0]?.['status'] === 'SUCCEEDED';
-      },
-      5_000,
-    );
+    const log = await succeededLog(secondPort, owner, webhookId);
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({
       eventId: delivered!.headers['webhook-id'],
