@@ -14,6 +14,7 @@ import { addContributor, createResource, moderate } from '../resources/helpers.j
 import { RETRY_DELAYS_MS } from '../../src/modules/webhooks/delivery/retry.js';
 import { createSecretBox, newWebhookSecret } from '../../src/core/events/secret-box.js';
 import { newId, uuidV7Floor } from '../../src/core/ids.js';
+import { recordEvent } from '../../src/core/events/record.js';
 
 interface CreatedWebhook {
   id: string;
@@ -319,6 +320,60 @@ describe('ordering and isolation', () => {
       expect(String(first!['lastError'] ?? '')).toMatch(/TIMEOUT/);
     } finally {
       await hanging.close();
+    }
+  });
+});
+
+describe('the body limit', () => {
+  it('sends an event larger than WEBHOOK_MAX_BODY_KB with its data cut to {truncated: true}, still signed', async () => {
+    const small = await buildTestApp({
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      EVENT_FEED_SETTLE_MS: '0',
+      WEBHOOK_MAX_BODY_KB: '1',
+    });
+    try {
+      const user = await createUser(small.app);
+      const created = await small.app.inject({
+        method: 'POST',
+        url: '/webhooks',
+        headers: user.headers,
+        payload: { url: receiver.url, events: ['*'], scope: { kind: 'USER' } },
+      });
+      const { secret } = created.json() as { secret: string };
+      const { db } = small.app.context.database;
+      const at = small.clock.now().toISOString();
+      const [big, fits] = await db.transaction().execute(async (trx) => [
+        await recordEvent(trx, {
+          type: 'user.followed',
+          at,
+          actorId: null,
+          subjectId: user.id,
+          data: { followerId: 'x'.repeat(2000) },
+          placement: { userId: user.id, subjectPublic: true },
+        }),
+        await recordEvent(trx, {
+          type: 'user.followed',
+          at,
+          actorId: null,
+          subjectId: user.id,
+          data: { followerId: 'y' },
+          placement: { userId: user.id, subjectPublic: true },
+        }),
+      ]);
+      await small.app.webhookWorker.drain();
+      const bodies = receiver.received.map(
+        (request) =>
+          new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as {
+            id: string;
+            data: unknown;
+          },
+      );
+      expect(bodies.map((body) => [body.id, body.data])).toEqual([
+        [big, { truncated: true }],
+        [fits, { followerId: 'y' }],
+      ]);
+    } finally {
+      await small.close();
     }
   });
 });
