@@ -100,6 +100,56 @@ describe('loadConfig', () => {
     });
   });
 
+  describe('events and webhooks', () => {
+    it('default to the documented values, the settle window left to the dialect', () => {
+      expect(loadConfig(baseEnv()).events).toEqual({
+        retentionDays: 90,
+        outboundAllowPrivate: false,
+        webhookWorker: true,
+        webhookConcurrency: 8,
+        webhookTimeoutMs: 10_000,
+        webhookPollMs: 250,
+        webhookMaxBodyBytes: 256 * 1024,
+        feedSettleMs: undefined,
+      });
+    });
+
+    it('read explicit values and refuse out-of-range ones', () => {
+      const config = loadConfig(
+        baseEnv({
+          EVENT_RETENTION_DAYS: '7',
+          OUTBOUND_ALLOW_PRIVATE: 'true',
+          WEBHOOK_WORKER: 'off',
+          WEBHOOK_CONCURRENCY: '32',
+          WEBHOOK_TIMEOUT_MS: '5000',
+          WEBHOOK_POLL_MS: '100',
+          WEBHOOK_MAX_BODY_KB: '64',
+          EVENT_FEED_SETTLE_MS: '0',
+        }),
+      );
+      expect(config.events).toEqual({
+        retentionDays: 7,
+        outboundAllowPrivate: true,
+        webhookWorker: false,
+        webhookConcurrency: 32,
+        webhookTimeoutMs: 5000,
+        webhookPollMs: 100,
+        webhookMaxBodyBytes: 64 * 1024,
+        feedSettleMs: 0,
+      });
+      for (const [name, value] of [
+        ['EVENT_RETENTION_DAYS', '0'],
+        ['WEBHOOK_CONCURRENCY', '0'],
+        ['WEBHOOK_TIMEOUT_MS', '60001'],
+        ['WEBHOOK_POLL_MS', 'soon'],
+        ['OUTBOUND_ALLOW_PRIVATE', 'maybe'],
+        ['EVENT_FEED_SETTLE_MS', '-1'],
+      ] as const) {
+        expect(configErrorOf(baseEnv({ [name]: value })).message).toContain(name);
+      }
+    });
+  });
+
   describe('invalid values throw a ConfigError naming the variable', () => {
     it.each([
       ['PORT', { PORT: 'abc' }],
