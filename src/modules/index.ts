@@ -94,6 +94,14 @@ import { versionsRoutes } from './versions/versions.routes.js';
 import { createVersionsService } from './versions/versions.service.js';
 import { registerEvents } from './events/register.js';
 import { registerWebhooks } from './webhooks/register.js';
+import { registerServerKeys } from './servers/keys/register.js';
+import { registerServerHistory } from './servers/history/register.js';
+import { registerServerVotes } from './servers/votes/register.js';
+import { registerServerRank } from './servers/rank/register.js';
+import { registerModerationQueue } from './moderation/queue/register.js';
+import { registerModerationThreads } from './moderation/threads/register.js';
+import { registerAudit } from './audit/register.js';
+import type { SharedServices } from './shared-services.js';
 
 export async function registerModules(app: FastifyInstance, context: AppContext): Promise<void> {
   const { database, storage, clock, scheduler } = context;
@@ -307,6 +315,26 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
   // Events, webhooks and feeds (spec/extensions.md §1).
   await registerEvents(app, context);
   await registerWebhooks(app, context, { access, resourceAccess, serverAccess });
+
+  const shared: SharedServices = {
+    access,
+    resourceAccess,
+    serverAccess,
+    versionAccess,
+    urls,
+    resources,
+    servers,
+    versions,
+  };
+  // The live server directory (spec/extensions.md §3): keys and heartbeats, history, votes, rank.
+  await registerServerKeys(app, context, shared);
+  await registerServerHistory(app, context, shared);
+  await registerServerVotes(app, context, shared);
+  await registerServerRank(app, context, shared);
+  // Moderation in the open (spec/extensions.md §4): queue positions and statistics, threads, the audit log.
+  await registerModerationQueue(app, context, shared);
+  await registerModerationThreads(app, context, shared);
+  await registerAudit(app, context, shared);
 
   scheduler.register({
     name: 'recompute-server-ranks',

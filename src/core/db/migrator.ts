@@ -13,6 +13,14 @@ import { reportsBadges } from './migrations/0006_reports_badges.js';
 import { versions } from './migrations/0007_versions.js';
 import { maintenance } from './migrations/0008_maintenance.js';
 import { events } from './migrations/0009_events.js';
+import { serverKeys } from './migrations/0010_server_keys.js';
+import { serverHistory } from './migrations/0011_server_history.js';
+import { serverVotes } from './migrations/0012_server_votes.js';
+import { serverRank } from './migrations/0013_server_rank.js';
+import { moderationQueue } from './migrations/0014_moderation_queue.js';
+import { moderationThreads } from './migrations/0015_moderation_threads.js';
+import { auditTrusted } from './migrations/0016_audit_trusted.js';
+import { scopedKeys } from './migrations/0017_scoped_keys.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -33,6 +41,14 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0007_versions': versions,
   '0008_maintenance': maintenance,
   '0009_events': events,
+  '0010_server_keys': serverKeys,
+  '0011_server_history': serverHistory,
+  '0012_server_votes': serverVotes,
+  '0013_server_rank': serverRank,
+  '0014_moderation_queue': moderationQueue,
+  '0015_moderation_threads': moderationThreads,
+  '0016_audit_trusted': auditTrusted,
+  '0017_scoped_keys': scopedKeys,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

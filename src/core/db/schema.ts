@@ -43,6 +43,11 @@ import type {
 } from './schema/versions.js';
 import type { JobRunsTable } from './schema/jobs.js';
 import type { EventsTable, WebhookDeliveriesTable, WebhooksTable } from './schema/events.js';
+import type { ServerKeysTables } from './schema/server-keys.js';
+import type { ServerHistoryTables } from './schema/server-history.js';
+import type { ServerVotesTables } from './schema/server-votes.js';
+import type { ModerationThreadsTables } from './schema/moderation-threads.js';
+import type { AuditTables } from './schema/audit.js';
 
 export type * from './schema/accounts.js';
 export type * from './schema/teams.js';
@@ -53,8 +58,15 @@ export type * from './schema/reports.js';
 export type * from './schema/versions.js';
 export type * from './schema/jobs.js';
 export type * from './schema/events.js';
+export type * from './schema/server-keys.js';
+export type * from './schema/server-history.js';
+export type * from './schema/server-votes.js';
+export type * from './schema/moderation-threads.js';
+export type * from './schema/audit.js';
 
-export interface DB {
+// Newer domains declare their tables in their own schema file and are merged here.
+export interface DB
+  extends ServerKeysTables, ServerHistoryTables, ServerVotesTables, ModerationThreadsTables, AuditTables {
   description_images: DescriptionImagesTable;
   users: UsersTable;
   api_keys: ApiKeysTable;

