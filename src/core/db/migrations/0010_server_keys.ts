@@ -2,12 +2,9 @@ import type { Kysely } from 'kysely';
 import type { MigrationContext } from '../migrator.js';
 
 /** Server keys and heartbeats (spec/extensions.md §3). */
-// eslint-disable-next-line @typescript-eslint/no-unused-vars
-export function serverKeys({ ts }: MigrationContext) {
+export function serverKeys(_context: MigrationContext) {
   return {
-    // eslint-disable-next-line @typescript-eslint/no-unused-vars
-    async up(db: Kysely<unknown>): Promise<void> {},
-    // eslint-disable-next-line @typescript-eslint/no-unused-vars
-    async down(db: Kysely<unknown>): Promise<void> {},
+    async up(_db: Kysely<unknown>): Promise<void> {},
+    async down(_db: Kysely<unknown>): Promise<void> {},
   };
 }

@@ -2,12 +2,9 @@ import type { Kysely } from 'kysely';
 import type { MigrationContext } from '../migrator.js';
 
 /** Scoped, checkable API keys (spec/extensions.md §5). */
-// eslint-disable-next-line @typescript-eslint/no-unused-vars
-export function scopedKeys({ ts }: MigrationContext) {
+export function scopedKeys(_context: MigrationContext) {
   return {
-    // eslint-disable-next-line @typescript-eslint/no-unused-vars
-    async up(db: Kysely<unknown>): Promise<void> {},
-    // eslint-disable-next-line @typescript-eslint/no-unused-vars
-    async down(db: Kysely<unknown>): Promise<void> {},
+    async up(_db: Kysely<unknown>): Promise<void> {},
+    async down(_db: Kysely<unknown>): Promise<void> {},
   };
 }

@@ -3,9 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app.js';
 import type { SharedServices } from '../../shared-services.js';
 
-// eslint-disable-next-line @typescript-eslint/no-unused-vars
 export async function registerModerationThreads(
-  app: FastifyInstance,
-  context: AppContext,
-  shared: SharedServices,
+  _app: FastifyInstance,
+  _context: AppContext,
+  _shared: SharedServices,
 ): Promise<void> {}
