@@ -3,7 +3,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { DB } from '../src/core/db/schema.js';
 import { newId } from '../src/core/ids.js';
-import { recomputeRanks } from '../src/modules/servers/status/ranks.repo.js';
+import { recomputeRanks } from '../src/modules/servers/rank/rank.repo.js';
 
 export interface SeedResult {
   /** Named values the endpoint list interpolates into paths (e.g. a user id). */

@@ -337,9 +337,9 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
   await registerAudit(app, context, shared);
 
   scheduler.register({
-    name: 'recompute-server-ranks',
+    name: 'mark-silent-servers-offline',
     intervalMs: 60_000,
-    run: () => serverStatus.refreshRanks(),
+    run: () => serverStatus.sweepSilentServers(),
   });
 
   scheduler.register({

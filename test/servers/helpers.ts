@@ -100,7 +100,9 @@ export async function reportStatus(
   expect(response.statusCode, response.body).toBe(200);
 }
 
+/** Silent servers go offline first, then the ranks are recomputed (the two jobs, in that order). */
 export async function recomputeRanks(app: App): Promise<void> {
+  expect(await app.context.scheduler.runNow('mark-silent-servers-offline')).toBe(true);
   expect(await app.context.scheduler.runNow('recompute-server-ranks')).toBe(true);
 }
 

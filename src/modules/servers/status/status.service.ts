@@ -9,11 +9,9 @@ import type { Clock } from '../../../core/clock.js';
 import type { DB } from '../../../core/db/schema.js';
 import { badRequest, notFound } from '../../../core/http/errors.js';
 import { recordServerEvent } from '../server-events.js';
-import { flipOnline, markSilentServersOffline, recomputeRanks, updateReportedStatus } from './ranks.repo.js';
+import { flipOnline, markSilentServersOffline, updateReportedStatus } from './ranks.repo.js';
 
 export const STATUS_STALE_AFTER_MS = 10 * 60_000;
-export const RANK_JOB = 'recompute-server-ranks';
-export const RANK_INTERVAL_MS = 60_000;
 
 export interface StatusReport {
   online: boolean;
@@ -67,8 +65,8 @@ export function createServerStatusService(deps: {
       };
     },
 
-    /** The job: silent servers go offline first, so the ranks reflect it in the same run. */
-    async refreshRanks(): Promise<void> {
+    /** The job: servers silent for longer than STATUS_STALE_AFTER_MS go offline with no players. */
+    async sweepSilentServers(): Promise<void> {
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
         const silenced = await markSilentServersOffline(
@@ -84,7 +82,6 @@ export function createServerStatusService(deps: {
           });
         }
       });
-      await recomputeRanks(db);
     },
   };
 }
