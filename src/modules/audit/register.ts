@@ -1,10 +1,16 @@
-// The audit log and trusted creators (spec/extensions.md §4).
+// The audit log and trusted creators (spec/extensions.md §4). recordAudit (record.ts) is called by every
+// moderation and admin service; the trusted flag is set through PATCH /admin/users/:userId (modules/admin) and
+// used by version submission (versions/moderation/auto-approval.ts).
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app.js';
 import type { SharedServices } from '../shared-services.js';
+import { auditRoutes } from './audit.routes.js';
+import { createAuditService } from './audit.service.js';
 
 export async function registerAudit(
-  _app: FastifyInstance,
-  _context: AppContext,
+  app: FastifyInstance,
+  context: AppContext,
   _shared: SharedServices,
-): Promise<void> {}
+): Promise<void> {
+  await app.register(auditRoutes, { audit: createAuditService({ db: context.database.db }) });
+}

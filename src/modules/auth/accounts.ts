@@ -48,6 +48,7 @@ export async function createAccount(db: Kysely<DB>, clock: Clock, input: NewAcco
     role: input.role ?? 'USER',
     status: 'ACTIVE',
     suspended_until: null,
+    trusted: false,
     follower_count: 0,
     following_count: 0,
     created_at: now,

@@ -21,6 +21,8 @@ export interface UsersTable {
   role: Role;
   status: UserStatus;
   suspended_until: string | null;
+  /** Trusted creator (spec/extensions.md §4): their submitted versions with clean files are approved at once. */
+  trusted: Generated<boolean | number>;
   follower_count: Generated<number>;
   following_count: Generated<number>;
   created_at: string;
