@@ -1,7 +1,7 @@
 // The outbox: recordEvent inserts one event in the caller's transaction, so an event exists if and only if its
 // change committed. Delivery to webhooks happens later, from the table (core/events/dispatch.ts).
 import type { Kysely, Transaction } from 'kysely';
-import type { DB, ResourceStatus, ServerStatus } from '../db/schema.js';
+import type { DB, EventAudience, ResourceStatus, ServerStatus } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { EVENT_TYPES } from './catalogue.js';
 import type { EventType, SubjectKind } from './catalogue.js';
@@ -33,6 +33,8 @@ export interface NewEvent {
   placement: EventPlacement;
   /** The reporter (report.*) or the invitee (team.invitation_*). */
   audienceUserId?: string;
+  /** Narrows the type's audience for this one event (an internal thread message: MODERATORS). */
+  audience?: EventAudience;
 }
 
 interface OwnedRow {
@@ -94,7 +96,7 @@ export async function recordEvent(executor: Executor, event: NewEvent): Promise<
       server_id: placement.serverId ?? null,
       team_id: placement.teamId ?? null,
       user_id: placement.userId ?? null,
-      audience: EVENT_TYPES[event.type].audience,
+      audience: event.audience ?? EVENT_TYPES[event.type].audience,
       audience_user_id: event.audienceUserId ?? null,
       subject_public: placement.subjectPublic,
       dispatched_at: null,

@@ -9,6 +9,7 @@
 //   REPORT      the reporter and MODERATOR+ (never the reported user or the owners of a reported resource).
 //   INVITATION  the team's OWNER and ADMIN, the invitee, and platform ADMIN+.
 //   THREAD      those who can read the moderation thread: the owner side (and contributors) and MODERATOR+.
+//   MODERATORS  MODERATOR+ only: internal thread messages, which the owner side never sees (by any route).
 //   NONE        nobody (webhook pings are delivered to their webhook only).
 import type { Kysely } from 'kysely';
 import { hasRank } from '../auth/roles.js';
@@ -108,6 +109,8 @@ export function canReadEvent(reader: EventReader | null, event: VisibilityRow, f
     }
     case 'THREAD':
       return moderator || ownerSide(reader, event, facts);
+    case 'MODERATORS':
+      return moderator;
     case 'SUBJECT':
       return moderator || publicNow(event, facts) || ownerSide(reader, event, facts);
   }

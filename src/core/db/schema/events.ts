@@ -3,9 +3,10 @@
 /**
  * Who may read an event besides moderators (core/events/visibility.ts):
  * SUBJECT: whoever can see its subject now; REPORT: the reporter; INVITATION: the team's OWNER/ADMIN and the
- * invitee; THREAD: those who can read the moderation thread; NONE: nobody through /events (webhook pings).
+ * invitee; THREAD: those who can read the moderation thread; MODERATORS: MODERATOR+ only (internal thread
+ * messages); NONE: nobody through /events (webhook pings).
  */
-export type EventAudience = 'SUBJECT' | 'REPORT' | 'INVITATION' | 'THREAD' | 'NONE';
+export type EventAudience = 'SUBJECT' | 'REPORT' | 'INVITATION' | 'THREAD' | 'MODERATORS' | 'NONE';
 
 /** The event log, written in the same transaction as each change (spec/extensions.md §1.1). */
 export interface EventsTable {
