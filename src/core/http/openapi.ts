@@ -46,6 +46,7 @@ export const API_TAGS = [
   },
   { name: 'feeds', description: 'Atom feeds of approved resources and versions' },
   { name: 'admin', description: 'Account administration' },
+  { name: 'moderation', description: 'Moderation in the open: queue statistics across every kind' },
   { name: 'cdn', description: 'Images and signed file downloads' },
 ];
 

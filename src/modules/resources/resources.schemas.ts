@@ -13,6 +13,7 @@ import {
   named,
   ref,
 } from '../../core/http/schemas.js';
+import { ModerationQueuePosition } from '../moderation/queue/queue.schemas.js';
 
 export const RESOURCE_TYPES = [
   'MOD',
@@ -91,7 +92,11 @@ export const ResourceListItem = named('ResourceListItem', Type.Object(listItemFi
 
 export const Resource = named(
   'Resource',
-  Type.Object({ ...listItemFields, description: Type.String({ description: 'Markdown' }) }),
+  Type.Object({
+    ...listItemFields,
+    description: Type.String({ description: 'Markdown' }),
+    moderation: Type.Optional(ref(ModerationQueuePosition)),
+  }),
 );
 
 export const ResourceSummary = named(

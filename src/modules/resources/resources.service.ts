@@ -24,6 +24,7 @@ import type { ResourceField } from './resource-events.js';
 import { findResourceView } from './resource-views.repo.js';
 import { toResource } from './resources.mapper.js';
 import type { ResourceView } from './resources.mapper.js';
+import { queuePosition } from '../moderation/queue/queue.service.js';
 import * as repo from './resources.repo.js';
 import type { ResourceHead } from './resources.repo.js';
 
@@ -99,7 +100,11 @@ export function createResourcesService(deps: {
     const row = await findResourceView(db, dialect, by);
     if (row === undefined) throw notFound('Resource');
     await resourceAccess.authorizeView(actor, row);
-    return toResource(row, urls);
+    const resource = toResource(row, urls);
+    // A caller who may see a PENDING resource is its owner side, a contributor or a moderator (§4 queue position).
+    if (actor === null || row.status !== 'PENDING') return resource;
+    const moderation = await queuePosition(db, clock, 'resources', row.id);
+    return moderation === undefined ? resource : { ...resource, moderation };
   }
 
   /**

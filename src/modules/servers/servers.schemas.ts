@@ -13,6 +13,7 @@ import {
   named,
   ref,
 } from '../../core/http/schemas.js';
+import { ModerationQueuePosition } from '../moderation/queue/queue.schemas.js';
 
 export const SERVER_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'SUSPENDED'] as const;
 export const ServerStatusName = StringEnum(SERVER_STATUSES, {
@@ -110,6 +111,7 @@ export const Server = named(
         description: 'Reason of the last rejection or suspension (seen by the owner side and moderators)',
       }),
     ),
+    moderation: Type.Optional(ref(ModerationQueuePosition)),
   }),
 );
 

@@ -27,6 +27,8 @@ import { toServer } from './servers.mapper.js';
 import type { ServerView } from './servers.mapper.js';
 import * as repo from './servers.repo.js';
 import type { ServerRow } from './servers.repo.js';
+import { queuePosition } from '../moderation/queue/queue.service.js';
+import type { QueuePosition } from '../moderation/queue/queue.service.js';
 import { DEFAULT_SERVER_PORT } from './servers.schemas.js';
 
 export interface NewServer {
@@ -198,12 +200,19 @@ export function createServersService(deps: {
     view,
 
     /** A server by id or slug, if the caller may see it (404 otherwise, as if it did not exist). */
-    async getVisible(actor: Actor | null, by: { id: string } | { slug: string }): Promise<ServerView> {
+    async getVisible(
+      actor: Actor | null,
+      by: { id: string } | { slug: string },
+    ): Promise<ServerView & { moderation?: QueuePosition }> {
       const row = await findServerDetail(db, dialect, by);
       if (row === undefined) throw notFound('Server');
       // APPROVED servers are public: no permission lookup on the hot path.
       if (row.status !== 'APPROVED') await serverAccess.authorize(actor, 'server.view', factsOf(row));
-      return toServer(row, urls);
+      const server = toServer(row, urls);
+      // A caller who may see a PENDING server is its owner side or a moderator (§4 queue position).
+      if (actor === null || row.status !== 'PENDING') return server;
+      const moderation = await queuePosition(db, clock, 'servers', row.id);
+      return moderation === undefined ? server : { ...server, moderation };
     },
 
     /** New servers are PENDING; a team-owned one moves the team's server_count in the same transaction. */

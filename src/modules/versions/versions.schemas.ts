@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Id, Nullable, StringEnum, Timestamp, named, ref } from '../../core/http/schemas.js';
+import { ModerationQueuePosition } from '../moderation/queue/queue.schemas.js';
 import { VERSION_CHANNELS, VERSION_STATUSES } from './versions.states.js';
 
 export const MAX_CHANGELOG_LENGTH = 100_000;
@@ -65,6 +66,7 @@ export const Version = named(
     updatedAt: Timestamp,
     compatibleGameVersions: Type.Array(Type.Object({ id: Id, name: Type.String() })),
     files: Type.Array(ref(VersionFile)),
+    moderation: Type.Optional(ref(ModerationQueuePosition)),
   }),
 );
 

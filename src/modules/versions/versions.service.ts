@@ -21,6 +21,8 @@ import { toVersion, toVersionListItem } from './versions.mapper.js';
 import type { VersionListItemView, VersionView } from './versions.mapper.js';
 import * as repo from './versions.repo.js';
 import type { VersionRow } from './versions.repo.js';
+import { queuePosition } from '../moderation/queue/queue.service.js';
+import type { QueuePosition } from '../moderation/queue/queue.service.js';
 import { canDelete, canEditChangelog, canSetLatest, canUpdate } from './versions.states.js';
 import type { VersionChannel, VersionStatus } from './versions.states.js';
 
@@ -151,10 +153,18 @@ export function createVersionsService(deps: {
       return rows.map((row) => toVersionListItem(row, head.latest_version_id, filesOf.get(row.id) ?? []));
     },
 
-    async get(actor: Actor | null, resourceId: string, versionId: string): Promise<VersionView> {
+    async get(
+      actor: Actor | null,
+      resourceId: string,
+      versionId: string,
+    ): Promise<VersionView & { moderation?: QueuePosition }> {
       const { head, version } = await requireVersion(resourceId, versionId);
       await versionAccess.authorizeView(actor, head, version.status);
-      return view(resourceId, versionId);
+      const found = await view(resourceId, versionId);
+      // Only the owner side, contributors and moderators may see a PENDING version (§4 queue position).
+      if (found.status !== 'PENDING') return found;
+      const moderation = await queuePosition(db, clock, 'versions', versionId);
+      return moderation === undefined ? found : { ...found, moderation };
     },
 
     /** New versions are DRAFT, with no files, not latest and no downloads. */

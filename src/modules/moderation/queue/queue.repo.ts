@@ -1,0 +1,125 @@
+// Queries behind queue positions and moderation statistics (spec/extensions.md §4). Each queue is read through
+// the index its moderation list already uses: (status, waiting since, id) — see migration 0014.
+import { sql } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
+import { readCounterSum } from '../../../core/db/counters.js';
+import type { DB } from '../../../core/db/schema.js';
+
+export type QueueKind = 'resources' | 'versions' | 'servers';
+
+/**
+ * Where each queue lives and what its "waiting since" column is: the column the moderation list of that kind
+ * orders PENDING by, oldest first (resources: creation, as GET /resources/moderation/status/PENDING lists them;
+ * versions: the last submission; servers: the last status change, as GET /servers/moderation/status/PENDING).
+ */
+const QUEUES: Record<QueueKind, { table: string; since: string }> = {
+  resources: { table: 'resources', since: 'created_at' },
+  versions: { table: 'resource_versions', since: 'submitted_at' },
+  servers: { table: 'servers', since: 'status_updated_at' },
+};
+
+const count = async (db: Kysely<DB>, query: RawBuilder<{ n: number | string }>): Promise<number> => {
+  const { rows } = await query.execute(db);
+  return Number(rows[0]?.n ?? 0);
+};
+
+/** When a PENDING item entered its queue; undefined when it is not (or no longer) PENDING. */
+export async function findWaitingSince(
+  db: Kysely<DB>,
+  kind: QueueKind,
+  id: string,
+): Promise<string | undefined> {
+  const { table, since } = QUEUES[kind];
+  const { rows } = await sql<{ since: string | Date | null }>`
+    select ${sql.ref(since)} as since from ${sql.table(table)} where id = ${id} and status = 'PENDING'
+  `.execute(db);
+  const value = rows[0]?.since;
+  if (value === undefined || value === null) return undefined;
+  return value instanceof Date ? value.toISOString() : value;
+}
+
+/**
+ * How many PENDING items of the kind are ahead of (since, id): a range count on the (status, since, id) index,
+ * read from the index alone. The row-value comparison is what lets both SQLite and PostgreSQL seek the range.
+ */
+export function countAhead(db: Kysely<DB>, kind: QueueKind, since: string, id: string): Promise<number> {
+  const { table, since: column } = QUEUES[kind];
+  return count(
+    db,
+    sql<{ n: number }>`
+      select count(*) as n from ${sql.table(table)}
+      where status = 'PENDING' and (${sql.ref(column)}, id) < (${since}, ${id})
+    `,
+  );
+}
+
+/** PENDING items of the kind: the status counter for resources, the index range for the others. */
+export function countPending(db: Kysely<DB>, kind: QueueKind): Promise<number> {
+  if (kind === 'resources') return readCounterSum(db, ['resources.status.PENDING']);
+  return count(
+    db,
+    sql<{ n: number }>`select count(*) as n from ${sql.table(QUEUES[kind].table)} where status = 'PENDING'`,
+  );
+}
+
+/** Open reports (PENDING and UNDER_REVIEW), from the report status counters. */
+export const countOpenReports = (db: Kysely<DB>): Promise<number> =>
+  readCounterSum(db, ['reports.status.PENDING', 'reports.status.UNDER_REVIEW']);
+
+export interface ReviewRow {
+  entered_at: string | Date | null;
+  decided_at: string | Date;
+}
+
+/**
+ * Every review decided in [from, to], with when the item entered the queue. A review is a moderator's decision
+ * on a PENDING item; the queue was entered at the item's creation or its latest resubmission before the
+ * decision (versions: the latest submission). Reads the window through the created_at index of the history
+ * table and one indexed lookup per decision.
+ */
+export async function listReviews(
+  db: Kysely<DB>,
+  kind: QueueKind | 'reports',
+  from: string,
+  to: string,
+): Promise<ReviewRow[]> {
+  const query = REVIEWS[kind](from, to);
+  const { rows } = await query.execute(db);
+  return rows;
+}
+
+const REVIEWS: Record<QueueKind | 'reports', (from: string, to: string) => RawBuilder<ReviewRow>> = {
+  resources: (from, to) => sql<ReviewRow>`
+    select e.created_at as decided_at,
+      coalesce((select max(r.created_at) from resource_moderation_events r
+                where r.resource_id = e.resource_id and r.action = 'RESUBMIT' and r.created_at <= e.created_at),
+               s.created_at) as entered_at
+    from resource_moderation_events e join resources s on s.id = e.resource_id
+    where e.created_at >= ${from} and e.created_at <= ${to}
+      and e.from_status = 'PENDING' and e.action in ('APPROVE', 'REJECT', 'SUSPEND')
+  `,
+  servers: (from, to) => sql<ReviewRow>`
+    select e.created_at as decided_at,
+      coalesce((select max(r.created_at) from server_moderation_events r
+                where r.server_id = e.server_id and r.action = 'RESUBMIT' and r.created_at <= e.created_at),
+               s.created_at) as entered_at
+    from server_moderation_events e join servers s on s.id = e.server_id
+    where e.created_at >= ${from} and e.created_at <= ${to}
+      and e.from_status = 'PENDING' and e.action in ('APPROVE', 'REJECT', 'SUSPEND')
+  `,
+  // An approval without an actor is automatic (a trusted creator's version): no moderator reviewed it.
+  versions: (from, to) => sql<ReviewRow>`
+    select e.created_at as decided_at,
+      (select max(r.created_at) from version_moderation_events r
+       where r.version_id = e.version_id and r.action in ('SUBMIT', 'RESUBMIT')
+         and r.created_at <= e.created_at) as entered_at
+    from version_moderation_events e
+    where e.created_at >= ${from} and e.created_at <= ${to}
+      and e.action in ('APPROVE', 'REJECT') and e.actor_id is not null
+  `,
+  reports: (from, to) => sql<ReviewRow>`
+    select e.created_at as decided_at, r.created_at as entered_at
+    from report_events e join reports r on r.id = e.report_id
+    where e.created_at >= ${from} and e.created_at <= ${to} and e.action in ('RESOLVE', 'DISMISS')
+  `,
+};

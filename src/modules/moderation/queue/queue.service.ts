@@ -1,0 +1,145 @@
+// Queue positions and public moderation statistics (spec/extensions.md §4).
+//
+// The statistics are computed at most once a minute per process and database (the clock decides, so tests can
+// move past it); queue positions reuse the cached median for their estimate and count their position live.
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../../core/clock.js';
+import { DAY_MS } from '../../../core/clock.js';
+import type { DB } from '../../../core/db/schema.js';
+import { countAhead, countOpenReports, countPending, findWaitingSince, listReviews } from './queue.repo.js';
+import type { QueueKind, ReviewRow } from './queue.repo.js';
+
+export const STATS_TTL_MS = 60_000;
+
+export interface KindStats {
+  pending: number;
+  reviewedLast7Days: number;
+  medianReviewSeconds30d: number | null;
+  p90ReviewSeconds30d: number | null;
+}
+
+export interface ModerationStats {
+  versions: KindStats;
+  resources: KindStats;
+  servers: KindStats;
+  reports: KindStats;
+}
+
+export interface QueuePosition {
+  position: number;
+  total: number;
+  estimatedReviewAt: string | null;
+}
+
+const toMs = (value: string | Date): number =>
+  value instanceof Date ? value.getTime() : new Date(value).getTime();
+
+/** The median: the middle value, or the mean of the two middle values of an even count. */
+export function median(sorted: readonly number[]): number | null {
+  if (sorted.length === 0) return null;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The 90th percentile by nearest rank: the smallest value with at least 90% of the values at or below it. */
+export function p90(sorted: readonly number[]): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.ceil(0.9 * sorted.length) - 1]!;
+}
+
+/** Review durations in whole seconds (rounded), and the count decided in the last 7 days. */
+export function summarize(rows: readonly ReviewRow[], nowMs: number): Omit<KindStats, 'pending'> {
+  const weekStart = nowMs - 7 * DAY_MS;
+  let reviewedLast7Days = 0;
+  const seconds: number[] = [];
+  for (const row of rows) {
+    const decided = toMs(row.decided_at);
+    if (decided >= weekStart) reviewedLast7Days += 1;
+    // A decision whose entry into the queue is unknown (history older than the submission events) is counted
+    // as a review but has no duration.
+    if (row.entered_at === null) continue;
+    seconds.push(Math.max(0, (decided - toMs(row.entered_at)) / 1000));
+  }
+  seconds.sort((a, b) => a - b);
+  const round = (value: number | null) => (value === null ? null : Math.round(value));
+  return {
+    reviewedLast7Days,
+    medianReviewSeconds30d: round(median(seconds)),
+    p90ReviewSeconds30d: round(p90(seconds)),
+  };
+}
+
+async function computeStats(db: Kysely<DB>, now: Date): Promise<ModerationStats> {
+  const to = now.toISOString();
+  const from = new Date(now.getTime() - 30 * DAY_MS).toISOString();
+  const kind = async (name: QueueKind | 'reports'): Promise<KindStats> => {
+    const [pending, reviews] = await Promise.all([
+      name === 'reports' ? countOpenReports(db) : countPending(db, name),
+      listReviews(db, name, from, to),
+    ]);
+    return { pending, ...summarize(reviews, now.getTime()) };
+  };
+  const [versions, resources, servers, reports] = await Promise.all([
+    kind('versions'),
+    kind('resources'),
+    kind('servers'),
+    kind('reports'),
+  ]);
+  return { versions, resources, servers, reports };
+}
+
+interface CachedStats {
+  computedAt: number;
+  stats: Promise<ModerationStats>;
+}
+
+// One entry per database handle: each app (and each test app) has its own, and a closed app's entry goes with it.
+const statsCache = new WeakMap<Kysely<DB>, CachedStats>();
+
+/**
+ * The statistics, computed at most once per STATS_TTL_MS of the clock per process and database. Concurrent
+ * callers share one computation; a failed one is not kept.
+ */
+export function moderationStats(db: Kysely<DB>, clock: Clock): Promise<ModerationStats> {
+  const now = clock.now();
+  const kept = statsCache.get(db);
+  // A clock moved backwards (tests) counts as expired too.
+  const age = kept === undefined ? Infinity : now.getTime() - kept.computedAt;
+  if (kept !== undefined && age >= 0 && age < STATS_TTL_MS) return kept.stats;
+  const entry: CachedStats = { computedAt: now.getTime(), stats: computeStats(db, now) };
+  statsCache.set(db, entry);
+  entry.stats.catch(() => {
+    if (statsCache.get(db) === entry) statsCache.delete(db);
+  });
+  return entry.stats;
+}
+
+/**
+ * The queue position of a PENDING item, or undefined when it is not PENDING. Three indexed reads (the item's
+ * waiting-since, the range count ahead of it, the pending total) plus the cached median. The estimate is
+ * waiting-since + the median review time of the last 30 days, or now when that moment has passed; null without
+ * reviews in those 30 days.
+ */
+export async function queuePosition(
+  db: Kysely<DB>,
+  clock: Clock,
+  kind: QueueKind,
+  id: string,
+): Promise<QueuePosition | undefined> {
+  const since = await findWaitingSince(db, kind, id);
+  if (since === undefined) return undefined;
+  const [ahead, total, stats] = await Promise.all([
+    countAhead(db, kind, since, id),
+    countPending(db, kind),
+    moderationStats(db, clock),
+  ]);
+  const medianSeconds = stats[kind].medianReviewSeconds30d;
+  const nowMs = clock.now().getTime();
+  const estimatedReviewAt =
+    medianSeconds === null
+      ? null
+      : new Date(Math.max(toMs(since) + medianSeconds * 1000, nowMs)).toISOString();
+  // The counter and the range count are separate reads: never show a position past the total.
+  const position = ahead + 1;
+  return { position, total: Math.max(total, position), estimatedReviewAt };
+}
