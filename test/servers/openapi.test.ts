@@ -11,6 +11,7 @@ const ROUTES: Array<[string, string, string, string, boolean, boolean]> = [
   ['get', '/servers', 'listServers', 'servers', false, false],
   ['get', '/servers/slug/{slug}', 'getServerBySlug', 'servers', false, true],
   ['get', '/servers/{id}', 'getServer', 'servers', false, true],
+  ['get', '/servers/{id}/stats', 'getServerStats', 'servers', false, true],
   ['post', '/servers', 'createServer', 'servers', true, false],
   ['patch', '/servers/{id}', 'updateServer', 'servers', true, true],
   ['delete', '/servers/{id}', 'deleteServer', 'servers', true, true],
