@@ -6,8 +6,8 @@ import { sanitizeChangelog } from '../../versions/changelog.js';
 
 export const MAX_MESSAGE_LENGTH = 10_000;
 
-// [text](destination) and ![alt](destination); the destination may be wrapped in <…>.
-const MARKDOWN_LINK = /(!?\[[^\]]*\])\(\s*<?([^)\s>]*)>?([^)]*)\)/g;
+// [text](destination "title") and ![alt](…); the destination may be wrapped in <…> and hold one level of (…).
+const MARKDOWN_LINK = /(!?\[[^\]]*\])\(\s*<?((?:[^()\s>]|\([^()\s]*\))*)>?([^)]*)\)/g;
 // Reference definitions: [label]: destination.
 const MARKDOWN_REFERENCE = /^(\s{0,3}\[[^\]]+\]:\s*)<?(\S+?)>?(\s.*)?$/gm;
 const SAFE_DESTINATION = /^(?:https?:|mailto:|#|\/(?!\/)|[^:/?#]*(?:[/?#]|$))/i;
@@ -18,6 +18,7 @@ function safeDestination(destination: string): boolean {
     .replace(/&#x([0-9a-f]+);?/gi, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
     .replace(/&#(\d+);?/g, (_, dec: string) => String.fromCodePoint(Number(dec)))
     .replace(/&colon;/gi, ':')
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is stripped here
     .replace(/[\u0000-\u0020\u007f]/g, '');
   return SAFE_DESTINATION.test(plain);
 }

@@ -6,6 +6,7 @@ import type { Clock } from '../../../core/clock.js';
 import type { DB } from '../../../core/db/schema.js';
 import { invalidTransition } from '../../../core/http/errors.js';
 import { newId } from '../../../core/ids.js';
+import { postAutomaticMessage } from '../../moderation/threads/automatic.js';
 import { recordResourceModerated } from '../resource-events.js';
 import type { ResourceView } from '../resources.mapper.js';
 import { bumpCatalogueVersion, moveStatus, moveStatusCounters } from '../resources.repo.js';
@@ -57,6 +58,16 @@ export function createModerationService(deps: {
           reason: note,
           moderator_id: actor.userId,
           created_at: at,
+        });
+        await postAutomaticMessage(trx, {
+          subjectKind: 'RESOURCE',
+          subjectId: id,
+          versionId: null,
+          action,
+          reason: note,
+          notes: null,
+          moderatorId: actor.userId,
+          at,
         });
         await recordResourceModerated(
           trx,

@@ -11,6 +11,7 @@ import type { DB, ServerStatus } from '../../../core/db/schema.js';
 import { invalidTransition, notFound } from '../../../core/http/errors.js';
 import { newId } from '../../../core/ids.js';
 import type { MediaUrls } from '../../../core/media-urls.js';
+import { postAutomaticMessage } from '../../moderation/threads/automatic.js';
 import { moveUsageOfServer } from '../catalogs/catalog-links.repo.js';
 import { recordServerEvent } from '../server-events.js';
 import { countServersInStatus, listServersInStatus } from '../server-reads.repo.js';
@@ -96,6 +97,16 @@ export function createServerModerationService(deps: {
           notes: optionalText(input.notes),
           moderator_id: actor.userId,
           created_at: now,
+        });
+        await postAutomaticMessage(trx, {
+          subjectKind: 'SERVER',
+          subjectId: serverId,
+          versionId: null,
+          action,
+          reason,
+          notes: optionalText(input.notes),
+          moderatorId: actor.userId,
+          at: now,
         });
         await bumpDirectoryVersion(trx);
       });

@@ -10,6 +10,7 @@ import type { DialectName } from '../../../core/db/database.js';
 import type { DB, ResourceVersionsTable } from '../../../core/db/schema.js';
 import { conflict, notFound } from '../../../core/http/errors.js';
 import { newId } from '../../../core/ids.js';
+import { postAutomaticMessage } from '../../moderation/threads/automatic.js';
 import type { ResourceHead } from '../../resources/resources.repo.js';
 import { listFiles } from '../version-files/version-files.repo.js';
 import { recordLatestChanged, recordVersionEvent } from '../version-events.js';
@@ -100,6 +101,18 @@ export function createVersionActionsService(deps: {
         actor_id: actor.userId,
         created_at: now,
       });
+      if (action === 'approve' || action === 'reject') {
+        await postAutomaticMessage(trx, {
+          subjectKind: 'RESOURCE',
+          subjectId: resourceId,
+          versionId,
+          action,
+          reason: plan.reason ?? null,
+          notes: null,
+          moderatorId: actor.userId,
+          at: now,
+        });
+      }
     });
     return versions.view(resourceId, versionId);
   }
