@@ -10,6 +10,7 @@ import {
   StringEnum,
   Timestamp,
   errors,
+  named,
   ref,
 } from '../../core/http/schemas.js';
 import { ROLES } from '../../core/auth/roles.js';
@@ -30,8 +31,21 @@ const AdminUserPatchBody = Type.Object(
     role: Type.Optional(StringEnum(ROLES, { description: 'Super admin only' })),
     status: Type.Optional(StringEnum(USER_STATUSES)),
     suspendedUntil: Type.Optional(Timestamp),
+    trusted: Type.Optional(
+      Type.Boolean({
+        description:
+          "Trusted creator (admin or super admin, any account but one's own): their submitted versions are " +
+          'approved at once when every file is clean',
+      }),
+    ),
   },
   { additionalProperties: false },
+);
+
+/** What admins see of an account: the private profile and the trusted-creator flag. */
+const AdminUser = named(
+  'AdminUser',
+  Type.Object({ ...PrivateProfile.properties, trusted: Type.Boolean({ description: 'Trusted creator' }) }),
 );
 
 export async function adminUsersRoutes(
@@ -51,7 +65,7 @@ export async function adminUsersRoutes(
         security: SECURED,
         response: {
           200: Type.Object({
-            users: Type.Array(ref(PrivateProfile)),
+            users: Type.Array(ref(AdminUser)),
             total: Type.Integer(),
             meta: ref(PageMeta),
           }),
@@ -80,12 +94,12 @@ export async function adminUsersRoutes(
       preHandler: requireRole('ADMIN'),
       schema: {
         tags,
-        summary: 'Change an account role (super admin) or status (admin or super admin)',
+        summary: 'Change an account role (super admin), status or trusted flag (admin or super admin)',
         operationId: 'updateUserForAdmin',
         params: Type.Object({ userId: Id }),
         body: AdminUserPatchBody,
         security: SECURED,
-        response: { 200: ref(PrivateProfile), ...errors(400, 401, 403, 404) },
+        response: { 200: ref(AdminUser), ...errors(400, 401, 403, 404) },
       },
     },
     async (request) => adminUsers.update(requireActor(request), request.params.userId, request.body),

@@ -43,8 +43,14 @@ export function auditTrusted({ ts }: MigrationContext) {
         .alterTable('users')
         .addColumn('trusted', 'boolean', (col) => col.notNull().defaultTo(false))
         .execute();
+      // The version history tells an automatic approval (no moderator) from a moderator's.
+      await db.schema
+        .alterTable('version_moderation_events')
+        .addColumn('automatic', 'boolean', (col) => col.notNull().defaultTo(false))
+        .execute();
     },
     async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable('version_moderation_events').dropColumn('automatic').execute();
       await db.schema.alterTable('users').dropColumn('trusted').execute();
       await db.schema.dropTable('audit_log').execute();
     },

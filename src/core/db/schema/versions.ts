@@ -64,6 +64,8 @@ export interface VersionModerationEventsTable {
   to_status: VersionStatusColumn;
   reason: string | null;
   actor_id: string | null;
+  /** An automatic approval (a trusted creator's clean submission, spec/extensions.md §4): actor_id is null. */
+  automatic: Generated<boolean | number>;
   created_at: string;
 }
 

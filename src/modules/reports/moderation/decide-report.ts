@@ -8,7 +8,9 @@ import type { Clock } from '../../../core/clock.js';
 import type { DB, ReportModerationAction, ReportsTable, ReportUserAction } from '../../../core/db/schema.js';
 import { badRequest, conflict, invalidTransition, notFound } from '../../../core/http/errors.js';
 import { newId } from '../../../core/ids.js';
-import { DEFAULT_SUSPENSION_DAYS, applyAccountStatus } from '../../admin/account-status.js';
+import { DEFAULT_SUSPENSION_DAYS, applyAccountStatusIn } from '../../admin/account-status.js';
+import type { AuditAction } from '../../audit/actions.js';
+import { recordAudit } from '../../audit/record.js';
 import type { UserRow } from '../../users/users.repo.js';
 import { recordReportEvent } from '../report-events.js';
 import * as reportsRepo from '../reports.repo.js';
@@ -52,6 +54,12 @@ const MESSAGES: Record<ReportModerationAction, string> = {
   DISMISS: 'Report dismissed',
 };
 
+const AUDIT_ACTION: Record<ReportModerationAction, AuditAction> = {
+  TAKE_UNDER_REVIEW: 'report.taken_under_review',
+  RESOLVE: 'report.resolved',
+  DISMISS: 'report.dismissed',
+};
+
 const USER_ACTION_MESSAGES: Record<ReportUserAction, string> = {
   WARNING: '; a warning was recorded against the account',
   SUSPENSION: '; the account is suspended',
@@ -63,7 +71,8 @@ const USER_ACTION_MESSAGES: Record<ReportUserAction, string> = {
  * Checks in order: body 400 → 404 → 403 (the moderator filed the report or is its subject; the reported
  * account's rank) → 400 (userAction on a resource report) → 409 (transition; suspending a banned account).
  * The status change is a conditional update, so of two concurrent decisions one wins; only the winner applies
- * its user action, after the commit (applyAccountStatus runs its own transaction).
+ * its user action, in the same transaction, with the audit entries of both (report.<decision>, and
+ * user.status_changed for a suspension or ban).
  */
 export async function decideReport(
   deps: { db: Kysely<DB>; clock: Clock; reportAccess: ReportAccess },
@@ -138,22 +147,32 @@ export async function decideReport(
       report,
       data: { fromStatus: report.status, toStatus: next },
     });
-  });
-
-  if (target !== undefined && userAction === 'SUSPENSION') {
-    const requested = now.getTime() + suspensionDays! * DAY_MS;
-    // A report never shortens a suspension that already runs longer.
-    const running =
-      target.status === 'SUSPENDED' && target.suspended_until !== null
-        ? new Date(target.suspended_until).getTime()
-        : 0;
-    await applyAccountStatus(db, clock, target.id, {
-      status: 'SUSPENDED',
-      suspendedUntil: new Date(Math.max(requested, running)).toISOString(),
+    await recordAudit(trx, {
+      actorId: actor.userId,
+      action: AUDIT_ACTION[decision.action],
+      subjectKind: 'REPORT',
+      subjectId: report.id,
+      before: { status: report.status },
+      after: {
+        status: next,
+        ...(decision.resolution !== undefined ? { resolution: decision.resolution } : {}),
+        ...(userAction !== undefined ? { userAction, suspensionDays } : {}),
+      },
+      at,
     });
-  } else if (target !== undefined && userAction === 'BAN') {
-    await applyAccountStatus(db, clock, target.id, { status: 'BANNED' });
-  }
+    if (target !== undefined && userAction === 'SUSPENSION') {
+      const requested = now.getTime() + suspensionDays! * DAY_MS;
+      // A report never shortens a suspension that already runs longer.
+      const running =
+        target.status === 'SUSPENDED' && target.suspended_until !== null
+          ? new Date(target.suspended_until).getTime()
+          : 0;
+      const change = { status: 'SUSPENDED' as const, suspendedUntil: new Date(Math.max(requested, running)).toISOString() };
+      await applyAccountStatusIn(trx, clock, target.id, change, actor.userId);
+    } else if (target !== undefined && userAction === 'BAN') {
+      await applyAccountStatusIn(trx, clock, target.id, { status: 'BANNED' }, actor.userId);
+    }
+  });
 
   const updated = { ...report, ...changes } as ReportRow;
   return {

@@ -7,6 +7,7 @@ import type { Clock } from '../../../core/clock.js';
 import type { DB } from '../../../core/db/schema.js';
 import { notFound } from '../../../core/http/errors.js';
 import type { MediaUrls } from '../../../core/media-urls.js';
+import { recordAudit } from '../../audit/record.js';
 import { findUserById } from '../../users/users.repo.js';
 import type { UserRow } from '../../users/users.repo.js';
 import * as reportsRepo from '../reports.repo.js';
@@ -105,6 +106,15 @@ export function createReportModerationService(deps: {
         const status = await repo.deleteReport(trx, reportId);
         if (status === undefined) throw notFound('Report');
         await reportsRepo.moveStatusCounters(trx, [{ status, delta: -1 }]);
+        await recordAudit(trx, {
+          actorId: actor.userId,
+          action: 'report.deleted',
+          subjectKind: 'REPORT',
+          subjectId: reportId,
+          before: { status, targetType: report.target_type },
+          after: null,
+          at: clock.now().toISOString(),
+        });
       });
     },
   };

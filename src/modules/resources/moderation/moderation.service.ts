@@ -6,6 +6,7 @@ import type { Clock } from '../../../core/clock.js';
 import type { DB } from '../../../core/db/schema.js';
 import { invalidTransition } from '../../../core/http/errors.js';
 import { newId } from '../../../core/ids.js';
+import { recordAudit } from '../../audit/record.js';
 import { postAutomaticMessage } from '../../moderation/threads/automatic.js';
 import { recordResourceModerated } from '../resource-events.js';
 import type { ResourceView } from '../resources.mapper.js';
@@ -14,6 +15,13 @@ import type { ResourcesService } from '../resources.service.js';
 import { insertEvent, listEvents } from './moderation.repo.js';
 import { acceptedStatuses, nextStatus } from './moderation.states.js';
 import type { ModerationAction } from './moderation.states.js';
+
+const RESOURCE_AUDIT_ACTION = {
+  APPROVE: 'resource.approved',
+  REJECT: 'resource.rejected',
+  SUSPEND: 'resource.suspended',
+  UNSUSPEND: 'resource.unsuspended',
+} as const satisfies Record<ModerationAction, string>;
 
 export type ModerationService = ReturnType<typeof createModerationService>;
 
@@ -75,6 +83,15 @@ export function createModerationService(deps: {
           { ...head, status: to },
           { action, fromStatus: head.status, reason: note },
         );
+        await recordAudit(trx, {
+          actorId: actor.userId,
+          action: RESOURCE_AUDIT_ACTION[action],
+          subjectKind: 'RESOURCE',
+          subjectId: id,
+          before: { status: head.status },
+          after: { status: to, reason: note },
+          at,
+        });
       });
       return resources.view(id);
     },

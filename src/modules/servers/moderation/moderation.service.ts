@@ -12,6 +12,7 @@ import { invalidTransition, notFound } from '../../../core/http/errors.js';
 import { newId } from '../../../core/ids.js';
 import type { MediaUrls } from '../../../core/media-urls.js';
 import { postAutomaticMessage } from '../../moderation/threads/automatic.js';
+import { recordAudit } from '../../audit/record.js';
 import { moveUsageOfServer } from '../catalogs/catalog-links.repo.js';
 import { recordServerEvent } from '../server-events.js';
 import { countServersInStatus, listServersInStatus } from '../server-reads.repo.js';
@@ -35,6 +36,12 @@ const VERBS: Record<ServerModerationAction, string> = {
   REJECT: 'reject',
   SUSPEND: 'suspend',
 };
+
+const SERVER_AUDIT_ACTION = {
+  APPROVE: 'server.approved',
+  REJECT: 'server.rejected',
+  SUSPEND: 'server.suspended',
+} as const satisfies Record<ServerModerationAction, string>;
 
 export type ServerModerationService = ReturnType<typeof createServerModerationService>;
 
@@ -106,6 +113,15 @@ export function createServerModerationService(deps: {
           reason,
           notes: optionalText(input.notes),
           moderatorId: actor.userId,
+          at: now,
+        });
+        await recordAudit(trx, {
+          actorId: actor.userId,
+          action: SERVER_AUDIT_ACTION[action],
+          subjectKind: 'SERVER',
+          subjectId: serverId,
+          before: { status: server.status },
+          after: { status: to, reason, notes: optionalText(input.notes) },
           at: now,
         });
         await bumpDirectoryVersion(trx);

@@ -12,7 +12,9 @@ import { conflict, notFound } from '../../../core/http/errors.js';
 import { newId } from '../../../core/ids.js';
 import { postAutomaticMessage } from '../../moderation/threads/automatic.js';
 import type { ResourceHead } from '../../resources/resources.repo.js';
+import { recordAudit } from '../../audit/record.js';
 import { listFiles } from '../version-files/version-files.repo.js';
+import { autoApproveIfTrusted } from './auto-approval.js';
 import { recordLatestChanged, recordVersionEvent } from '../version-events.js';
 import type { LatestMove, VersionEventType } from '../version-events.js';
 import type { VersionView } from '../versions.mapper.js';
@@ -112,6 +114,19 @@ export function createVersionActionsService(deps: {
           moderatorId: actor.userId,
           at: now,
         });
+        await recordAudit(trx, {
+          actorId: actor.userId,
+          action: action === 'approve' ? 'version.approved' : 'version.rejected',
+          subjectKind: 'VERSION',
+          subjectId: versionId,
+          before: { status: current.status },
+          after: { status: result.to, ...(action === 'reject' ? { reason: plan.reason ?? null } : {}) },
+          at: now,
+        });
+      }
+      // A trusted creator's clean submission is approved in this same transaction (auto-approval.ts).
+      if (action === 'submit' || action === 'resubmit') {
+        await autoApproveIfTrusted(trx, { submitterId: actor.userId, head: locked, version: after, at: now });
       }
     });
     return versions.view(resourceId, versionId);
