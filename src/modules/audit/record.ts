@@ -38,9 +38,12 @@ export async function recordAudit(trx: Executor, entry: AuditEntry): Promise<voi
     .execute();
 }
 
+const camel = (column: string) =>
+  column.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+
 /**
- * Only the fields a change touches: `before` keeps the old values of the fields `patch` names, `after` the new
- * ones. Fields whose value stays the same are left out.
+ * Only the fields a change touches, named as the API names them (camelCase): `before` keeps the old values of the
+ * columns `patch` sets, `after` the new ones. Unchanged values and updated_at are left out.
  */
 export function changedFields(
   current: Record<string, unknown>,
@@ -49,9 +52,9 @@ export function changedFields(
   const before: Record<string, unknown> = {};
   const after: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(patch)) {
-    if (value === undefined || current[field] === value) continue;
-    before[field] = current[field] ?? null;
-    after[field] = value;
+    if (value === undefined || field === 'updated_at' || current[field] === value) continue;
+    before[camel(field)] = current[field] ?? null;
+    after[camel(field)] = value;
   }
   return { before, after };
 }

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { requireRole } from '../../core/auth/authenticate.js';
+import { requireActor, requireRole } from '../../core/auth/authenticate.js';
 import { SECURED } from '../../core/http/openapi.js';
 import { errors, ref } from '../../core/http/schemas.js';
 import { typed } from '../../core/http/typed.js';
@@ -83,7 +83,8 @@ export async function badgesRoutes(
         response: { 201: CreatedBadge, ...errors(400, 401, 403, 409) },
       },
     },
-    async (request, reply) => reply.status(201).send(await badges.create(request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await badges.create(requireActor(request).userId, request.body)),
   );
 
   app.patch(
@@ -103,7 +104,7 @@ export async function badgesRoutes(
         response: { 200: ref(Badge), ...errors(400, 401, 403, 404) },
       },
     },
-    async (request) => badges.update(request.params.badgeId, request.body),
+    async (request) => badges.update(requireActor(request).userId, request.params.badgeId, request.body),
   );
 
   app.delete(
@@ -120,7 +121,7 @@ export async function badgesRoutes(
       },
     },
     async (request, reply) => {
-      await badges.remove(request.params.badgeId);
+      await badges.remove(requireActor(request).userId, request.params.badgeId);
       return reply.status(204).send(null);
     },
   );

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../../core/db/dialect.js';
 import type { DB } from '../../core/db/schema.js';
 import { notFound, slugTaken } from '../../core/http/errors.js';
 import { newId } from '../../core/ids.js';
+import { changedFields, recordCatalogAudit } from '../audit/record.js';
 import { toBadge, toCreatedBadge } from './badges.mapper.js';
 import * as repo from './badges.repo.js';
 import type { BadgeRow } from './badges.repo.js';
@@ -51,7 +52,7 @@ export function createBadgesService(deps: { db: Kysely<DB>; clock: Clock }) {
       return toBadge(row);
     },
 
-    async create(input: NewBadge) {
+    async create(actorId: string, input: NewBadge) {
       if (await repo.slugExists(db, input.slug)) throw slugTaken(input.slug);
       const now = clock.now().toISOString();
       const row: BadgeRow = {
@@ -67,7 +68,16 @@ export function createBadgesService(deps: { db: Kysely<DB>; clock: Clock }) {
         updated_at: now,
       };
       try {
-        await repo.insertBadge(db, row);
+        await db.transaction().execute(async (trx) => {
+          await repo.insertBadge(trx, row);
+          await recordCatalogAudit(trx, 'badge', 'created', {
+            actorId,
+            subjectId: row.id,
+            before: null,
+            after: { name: row.name, slug: row.slug, isActive: row.is_active },
+            at: now,
+          });
+        });
       } catch (error) {
         // Lost a race with a concurrent creation under the same slug.
         if (isUniqueViolation(error)) throw slugTaken(input.slug);
@@ -77,7 +87,7 @@ export function createBadgesService(deps: { db: Kysely<DB>; clock: Clock }) {
     },
 
     /** The slug never changes; awardedCount is not the caller's to set. */
-    async update(badgeId: string, patch: BadgePatch) {
+    async update(actorId: string, badgeId: string, patch: BadgePatch) {
       const badge = await requireBadge(badgeId);
       const changes = {
         ...(patch.name !== undefined ? { name: patch.name } : {}),
@@ -87,9 +97,16 @@ export function createBadgesService(deps: { db: Kysely<DB>; clock: Clock }) {
         ...(patch.isActive !== undefined ? { is_active: patch.isActive } : {}),
       };
       if (Object.keys(changes).length === 0) return toBadge(badge);
-      if (!(await repo.updateBadge(db, badgeId, { ...changes, updated_at: clock.now().toISOString() }))) {
-        throw notFound('Badge');
-      }
+      const at = clock.now().toISOString();
+      await db.transaction().execute(async (trx) => {
+        if (!(await repo.updateBadge(trx, badgeId, { ...changes, updated_at: at }))) throw notFound('Badge');
+        await recordCatalogAudit(trx, 'badge', 'updated', {
+          actorId,
+          subjectId: badgeId,
+          ...changedFields(badge, changes),
+          at,
+        });
+      });
       // Re-read: awarded_count may have moved since the first read.
       return toBadge(await requireBadge(badgeId));
     },
@@ -98,8 +115,18 @@ export function createBadgesService(deps: { db: Kysely<DB>; clock: Clock }) {
      * Takes the badge away from every user who had it. The awards go with the badge (foreign key) and record
      * no badge.revoked each: a deleted badge is a catalog change, not a decision about its holders.
      */
-    async remove(badgeId: string): Promise<void> {
-      if (!(await repo.deleteBadge(db, badgeId))) throw notFound('Badge');
+    async remove(actorId: string, badgeId: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const current = await repo.findBadgeById(trx, badgeId);
+        if (current === undefined || !(await repo.deleteBadge(trx, badgeId))) throw notFound('Badge');
+        await recordCatalogAudit(trx, 'badge', 'deleted', {
+          actorId,
+          subjectId: badgeId,
+          before: { name: current.name, slug: current.slug, awardedCount: current.awarded_count },
+          after: null,
+          at: clock.now().toISOString(),
+        });
+      });
     },
   };
 }

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { requireRole } from '../../core/auth/authenticate.js';
+import { requireActor, requireRole } from '../../core/auth/authenticate.js';
 import { SECURED } from '../../core/http/openapi.js';
 import { errors, ref } from '../../core/http/schemas.js';
 import { typed } from '../../core/http/typed.js';
@@ -50,7 +50,8 @@ export async function gameVersionsRoutes(
         response: { 201: ref(GameVersion), ...errors(400, 401, 403, 409) },
       },
     },
-    async (request, reply) => reply.status(201).send(await gameVersions.create(request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await gameVersions.create(requireActor(request).userId, request.body)),
   );
 
   app.patch(
@@ -67,7 +68,7 @@ export async function gameVersionsRoutes(
         response: { 200: ref(GameVersion), ...errors(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => gameVersions.update(request.params.id, request.body),
+    async (request) => gameVersions.update(requireActor(request).userId, request.params.id, request.body),
   );
 
   app.delete(
@@ -84,7 +85,7 @@ export async function gameVersionsRoutes(
       },
     },
     async (request, reply) => {
-      await gameVersions.remove(request.params.id);
+      await gameVersions.remove(requireActor(request).userId, request.params.id);
       return reply.status(204).send(null);
     },
   );

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../../core/db/dialect.js';
 import type { DB } from '../../core/db/schema.js';
 import { conflict, notFound } from '../../core/http/errors.js';
 import { newId } from '../../core/ids.js';
+import { changedFields, recordCatalogAudit } from '../audit/record.js';
 import { refreshCatalogRefs, resourcesLinkedTo } from '../resources/catalog-refs.repo.js';
 import { bumpCatalogueVersion } from '../resources/resources.repo.js';
 import { toGameVersion } from './catalogs.mapper.js';
@@ -45,7 +46,7 @@ export function createGameVersionsService({ db, clock }: { db: Kysely<DB>; clock
   return {
     list: async () => (await repo.listGameVersions(db)).map(toGameVersion),
 
-    async create(input: GameVersionInput) {
+    async create(actorId: string, input: GameVersionInput) {
       if (await repo.nameTaken(db, input.name)) throw nameTaken(input.name);
       const now = clock.now().toISOString();
       const row = {
@@ -56,12 +57,23 @@ export function createGameVersionsService({ db, clock }: { db: Kysely<DB>; clock
         created_at: now,
         updated_at: now,
       };
-      await guardName(input.name, () => repo.insertGameVersion(db, row));
+      await guardName(input.name, () =>
+        db.transaction().execute(async (trx) => {
+          await repo.insertGameVersion(trx, row);
+          await recordCatalogAudit(trx, 'game_version', 'created', {
+            actorId,
+            subjectId: row.id,
+            before: null,
+            after: { name: row.name, releaseOrder: row.release_order },
+            at: now,
+          });
+        }),
+      );
       return toGameVersion(row);
     },
 
-    async update(id: string, patch: Partial<GameVersionInput>) {
-      await requireVersion(id);
+    async update(actorId: string, id: string, patch: Partial<GameVersionInput>) {
+      const current = await requireVersion(id);
       if (patch.name !== undefined && (await repo.nameTaken(db, patch.name, id))) throw nameTaken(patch.name);
       const changes = {
         ...(patch.name !== undefined ? { name: patch.name } : {}),
@@ -72,6 +84,12 @@ export function createGameVersionsService({ db, clock }: { db: Kysely<DB>; clock
       const updated = await guardName(patch.name, () =>
         db.transaction().execute(async (trx) => {
           if (!(await repo.updateGameVersion(trx, id, changes))) return false;
+          await recordCatalogAudit(trx, 'game_version', 'updated', {
+            actorId,
+            subjectId: id,
+            ...changedFields(current, changes),
+            at: changes.updated_at,
+          });
           // The resources show the version's name, newest first.
           await refreshCatalogRefs(trx, await resourcesLinkedTo(trx, 'gameVersion', id));
           await bumpCatalogueVersion(trx);
@@ -83,10 +101,18 @@ export function createGameVersionsService({ db, clock }: { db: Kysely<DB>; clock
     },
 
     /** Resources that listed it simply lose it. */
-    async remove(id: string): Promise<void> {
+    async remove(actorId: string, id: string): Promise<void> {
       await db.transaction().execute(async (trx) => {
         const linked = await resourcesLinkedTo(trx, 'gameVersion', id);
-        if (!(await repo.deleteGameVersion(trx, id))) throw notFound('Game version');
+        const current = await repo.findGameVersion(trx, id);
+        if (current === undefined || !(await repo.deleteGameVersion(trx, id))) throw notFound('Game version');
+        await recordCatalogAudit(trx, 'game_version', 'deleted', {
+          actorId,
+          subjectId: id,
+          before: { name: current.name },
+          after: null,
+          at: clock.now().toISOString(),
+        });
         await refreshCatalogRefs(trx, linked);
         await bumpCatalogueVersion(trx);
       });

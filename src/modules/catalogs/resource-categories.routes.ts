@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { requireRole } from '../../core/auth/authenticate.js';
+import { requireActor, requireRole } from '../../core/auth/authenticate.js';
 import { SECURED } from '../../core/http/openapi.js';
 import { errors, ref } from '../../core/http/schemas.js';
 import { typed } from '../../core/http/typed.js';
@@ -52,7 +52,8 @@ export async function resourceCategoriesRoutes(
         response: { 201: ref(ResourceCategory), ...errors(400, 401, 403, 409) },
       },
     },
-    async (request, reply) => reply.status(201).send(await categories.create(request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await categories.create(requireActor(request).userId, request.body)),
   );
 
   app.patch(
@@ -69,7 +70,7 @@ export async function resourceCategoriesRoutes(
         response: { 200: ref(ResourceCategory), ...errors(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => categories.update(request.params.id, request.body),
+    async (request) => categories.update(requireActor(request).userId, request.params.id, request.body),
   );
 
   app.delete(
@@ -86,7 +87,7 @@ export async function resourceCategoriesRoutes(
       },
     },
     async (request, reply) => {
-      await categories.remove(request.params.id);
+      await categories.remove(requireActor(request).userId, request.params.id);
       return reply.status(204).send(null);
     },
   );

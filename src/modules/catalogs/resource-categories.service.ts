@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../../core/db/dialect.js';
 import type { DB, ResourceType } from '../../core/db/schema.js';
 import { notFound, slugTaken } from '../../core/http/errors.js';
 import { newId } from '../../core/ids.js';
+import { changedFields, recordCatalogAudit } from '../audit/record.js';
 import { refreshCatalogRefs, resourcesLinkedTo } from '../resources/catalog-refs.repo.js';
 import { bumpCatalogueVersion } from '../resources/resources.repo.js';
 import { toCategory } from './catalogs.mapper.js';
@@ -42,7 +43,7 @@ export function createResourceCategoriesService({ db, clock }: { db: Kysely<DB>;
   return {
     list: async (type: ResourceType | undefined) => (await repo.listCategories(db, type)).map(toCategory),
 
-    async create(input: CategoryInput) {
+    async create(actorId: string, input: CategoryInput) {
       if (await repo.slugTakenInType(db, input.resourceType, input.slug)) throw slugTaken(input.slug);
       const now = clock.now().toISOString();
       const row = {
@@ -56,11 +57,22 @@ export function createResourceCategoriesService({ db, clock }: { db: Kysely<DB>;
         created_at: now,
         updated_at: now,
       };
-      await guardSlug(input.slug, () => repo.insertCategory(db, row));
+      await guardSlug(input.slug, () =>
+        db.transaction().execute(async (trx) => {
+          await repo.insertCategory(trx, row);
+          await recordCatalogAudit(trx, 'resource_category', 'created', {
+            actorId,
+            subjectId: row.id,
+            before: null,
+            after: { name: row.name, slug: row.slug, resourceType: row.resource_type },
+            at: now,
+          });
+        }),
+      );
       return toCategory(row);
     },
 
-    async update(id: string, patch: Partial<Omit<CategoryInput, 'resourceType'>>) {
+    async update(actorId: string, id: string, patch: Partial<Omit<CategoryInput, 'resourceType'>>) {
       const current = await requireCategory(id);
       if (
         patch.slug !== undefined &&
@@ -78,6 +90,12 @@ export function createResourceCategoriesService({ db, clock }: { db: Kysely<DB>;
       const updated = await guardSlug(patch.slug, () =>
         db.transaction().execute(async (trx) => {
           if (!(await repo.updateCategory(trx, id, changes))) return false;
+          await recordCatalogAudit(trx, 'resource_category', 'updated', {
+            actorId,
+            subjectId: id,
+            ...changedFields(current, changes),
+            at: changes.updated_at,
+          });
           // The resources show the category's name and slug, in category order.
           await refreshCatalogRefs(trx, await resourcesLinkedTo(trx, 'category', id));
           await bumpCatalogueVersion(trx);
@@ -89,10 +107,19 @@ export function createResourceCategoriesService({ db, clock }: { db: Kysely<DB>;
     },
 
     /** Resources in the category simply leave it. */
-    async remove(id: string): Promise<void> {
+    async remove(actorId: string, id: string): Promise<void> {
       await db.transaction().execute(async (trx) => {
         const linked = await resourcesLinkedTo(trx, 'category', id);
-        if (!(await repo.deleteCategory(trx, id))) throw notFound('Resource category');
+        const current = await repo.findCategory(trx, id);
+        if (current === undefined || !(await repo.deleteCategory(trx, id)))
+          throw notFound('Resource category');
+        await recordCatalogAudit(trx, 'resource_category', 'deleted', {
+          actorId,
+          subjectId: id,
+          before: { name: current.name, slug: current.slug, resourceType: current.resource_type },
+          after: null,
+          at: clock.now().toISOString(),
+        });
         await refreshCatalogRefs(trx, linked);
         await bumpCatalogueVersion(trx);
       });

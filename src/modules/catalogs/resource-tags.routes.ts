@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { requireRole } from '../../core/auth/authenticate.js';
+import { requireActor, requireRole } from '../../core/auth/authenticate.js';
 import { SECURED } from '../../core/http/openapi.js';
 import { errors, ref } from '../../core/http/schemas.js';
 import { typed } from '../../core/http/typed.js';
@@ -121,7 +121,8 @@ export async function resourceTagsRoutes(
         response: { 201: ref(ResourceTag), ...errors(400, 401, 403, 409) },
       },
     },
-    async (request, reply) => reply.status(201).send(await resourceTags.create(request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await resourceTags.create(requireActor(request).userId, request.body)),
   );
 
   app.patch(
@@ -138,7 +139,7 @@ export async function resourceTagsRoutes(
         response: { 200: ref(ResourceTag), ...errors(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => resourceTags.update(request.params.id, request.body),
+    async (request) => resourceTags.update(requireActor(request).userId, request.params.id, request.body),
   );
 
   app.delete(
@@ -155,7 +156,7 @@ export async function resourceTagsRoutes(
       },
     },
     async (request, reply) => {
-      await resourceTags.remove(request.params.id);
+      await resourceTags.remove(requireActor(request).userId, request.params.id);
       return reply.status(204).send(null);
     },
   );

@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../../core/db/dialect.js';
 import type { DB, ResourceType } from '../../core/db/schema.js';
 import { notFound, slugTaken } from '../../core/http/errors.js';
 import { newId } from '../../core/ids.js';
+import { changedFields, recordCatalogAudit } from '../audit/record.js';
 import { refreshCatalogRefs, resourcesLinkedTo } from '../resources/catalog-refs.repo.js';
 import { bumpCatalogueVersion } from '../resources/resources.repo.js';
 import { toResourceTag } from './catalogs.mapper.js';
@@ -60,7 +61,7 @@ export function createResourceTagsService(deps: { db: Kysely<DB>; dialect: Diale
 
     get: async (by: { id: string } | { slug: string }) => toResourceTag(await requireTag(by)),
 
-    async create(input: { name: string; slug: string; description?: string | null }) {
+    async create(actorId: string, input: { name: string; slug: string; description?: string | null }) {
       if (await repo.slugTaken(db, input.slug)) throw slugTaken(input.slug);
       const now = clock.now().toISOString();
       const row = {
@@ -76,13 +77,24 @@ export function createResourceTagsService(deps: { db: Kysely<DB>; dialect: Diale
         db.transaction().execute(async (trx) => {
           await repo.insertTag(trx, row);
           await repo.moveTagTotal(trx, 1);
+          await recordCatalogAudit(trx, 'resource_tag', 'created', {
+            actorId,
+            subjectId: row.id,
+            before: null,
+            after: { name: row.name, slug: row.slug },
+            at: now,
+          });
         }),
       );
       return toResourceTag(row);
     },
 
-    async update(id: string, patch: { name?: string; slug?: string; description?: string | null }) {
-      await requireTag({ id });
+    async update(
+      actorId: string,
+      id: string,
+      patch: { name?: string; slug?: string; description?: string | null },
+    ) {
+      const current = await requireTag({ id });
       if (patch.slug !== undefined && (await repo.slugTaken(db, patch.slug, id))) throw slugTaken(patch.slug);
       const changes = {
         ...(patch.name !== undefined ? { name: patch.name } : {}),
@@ -93,6 +105,12 @@ export function createResourceTagsService(deps: { db: Kysely<DB>; dialect: Diale
       const updated = await guardSlug(patch.slug, () =>
         db.transaction().execute(async (trx) => {
           if (!(await repo.updateTag(trx, id, changes))) return false;
+          await recordCatalogAudit(trx, 'resource_tag', 'updated', {
+            actorId,
+            subjectId: id,
+            ...changedFields(current, changes),
+            at: changes.updated_at,
+          });
           // The resources show the tag's name and slug.
           if (patch.name !== undefined || patch.slug !== undefined) {
             await refreshCatalogRefs(trx, await resourcesLinkedTo(trx, 'tag', id));
@@ -106,11 +124,19 @@ export function createResourceTagsService(deps: { db: Kysely<DB>; dialect: Diale
     },
 
     /** Resources that carried the tag simply lose it. */
-    async remove(id: string): Promise<void> {
+    async remove(actorId: string, id: string): Promise<void> {
       await db.transaction().execute(async (trx) => {
         const linked = await resourcesLinkedTo(trx, 'tag', id);
-        if (!(await repo.deleteTag(trx, id))) throw notFound('Resource tag');
+        const current = await repo.findTag(trx, { id });
+        if (current === undefined || !(await repo.deleteTag(trx, id))) throw notFound('Resource tag');
         await repo.moveTagTotal(trx, -1);
+        await recordCatalogAudit(trx, 'resource_tag', 'deleted', {
+          actorId,
+          subjectId: id,
+          before: { name: current.name, slug: current.slug },
+          after: null,
+          at: clock.now().toISOString(),
+        });
         await refreshCatalogRefs(trx, linked);
         await bumpCatalogueVersion(trx);
       });

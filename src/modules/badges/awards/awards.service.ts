@@ -9,6 +9,7 @@ import type { DB } from '../../../core/db/schema.js';
 import { conflict, notFound } from '../../../core/http/errors.js';
 import { recordEvent } from '../../../core/events/record.js';
 import { newId } from '../../../core/ids.js';
+import { recordAudit } from '../../audit/record.js';
 import { findUserById } from '../../users/users.repo.js';
 import { findBadgeById } from '../badges.repo.js';
 import type { BadgeRow } from '../badges.repo.js';
@@ -81,6 +82,15 @@ export function createBadgeAwardsService(deps: { db: Kysely<DB>; dialect: Dialec
             userId: row.user_id,
             badge,
           });
+          await recordAudit(trx, {
+            actorId: actor.userId,
+            action: 'badge.awarded',
+            subjectKind: 'USER',
+            subjectId: row.user_id,
+            before: null,
+            after: { badgeId: badge.id, badgeSlug: badge.slug, reason: row.reason },
+            at: row.awarded_at,
+          });
         });
       } catch (error) {
         // The same award made concurrently: the pair key let one through, and this transaction rolled back.
@@ -97,11 +107,16 @@ export function createBadgeAwardsService(deps: { db: Kysely<DB>; dialect: Dialec
         // The award row existed, so the badge does (deleting a badge removes its awards with it).
         const badge = await findBadgeById(trx, badgeId);
         if (badge === undefined) throw notFound('Badge award');
-        await recordBadgeEvent(trx, 'badge.revoked', {
-          at: clock.now().toISOString(),
+        const at = clock.now().toISOString();
+        await recordBadgeEvent(trx, 'badge.revoked', { at, actorId: actor.userId, userId, badge });
+        await recordAudit(trx, {
           actorId: actor.userId,
-          userId,
-          badge,
+          action: 'badge.revoked',
+          subjectKind: 'USER',
+          subjectId: userId,
+          before: { badgeId: badge.id, badgeSlug: badge.slug },
+          after: null,
+          at,
         });
       });
     },

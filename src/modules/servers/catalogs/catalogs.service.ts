@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../../../core/db/dialect.js';
 import type { DB } from '../../../core/db/schema.js';
 import { notFound, slugTaken } from '../../../core/http/errors.js';
 import { newId } from '../../../core/ids.js';
+import { changedFields, recordCatalogAudit } from '../../audit/record.js';
 import { bumpDirectoryVersion } from '../servers.repo.js';
 import { optionalText } from '../servers.service.js';
 import { toServerCategory, toServerTag } from './catalogs.mapper.js';
@@ -82,7 +83,7 @@ export function createServerCatalogsService(deps: { db: Kysely<DB>; dialect: Dia
 
     getTag: async (slug: string) => toServerTag(await requireTag({ slug })),
 
-    async createTag(input: TagInput) {
+    async createTag(actorId: string, input: TagInput) {
       if (RESERVED_TAG_SLUGS.has(input.slug) || (await repo.tagSlugExists(db, input.slug))) {
         throw slugTaken(input.slug);
       }
@@ -98,28 +99,51 @@ export function createServerCatalogsService(deps: { db: Kysely<DB>; dialect: Dia
         db.transaction().execute(async (trx) => {
           await repo.insertTag(trx, row);
           await repo.moveTagTotal(trx, 1);
+          await recordCatalogAudit(trx, 'server_tag', 'created', {
+            actorId,
+            subjectId: row.id,
+            before: null,
+            after: { name: row.name, slug: row.slug },
+            at: row.created_at,
+          });
         }),
       );
       return toServerTag(row);
     },
 
-    async updateTag(id: string, patch: { name?: string; description?: string | null }) {
+    async updateTag(actorId: string, id: string, patch: { name?: string; description?: string | null }) {
       const row = await requireTag({ id });
       const changes = {
         ...(patch.name !== undefined ? { name: patch.name } : {}),
         ...(patch.description !== undefined ? { description: optionalText(patch.description) } : {}),
       };
       if (Object.keys(changes).length > 0) {
-        await repo.updateTag(db, id, changes);
-        await bumpDirectoryVersion(db);
+        await db.transaction().execute(async (trx) => {
+          await repo.updateTag(trx, id, changes);
+          await bumpDirectoryVersion(trx);
+          await recordCatalogAudit(trx, 'server_tag', 'updated', {
+            actorId,
+            subjectId: id,
+            ...changedFields(row, changes),
+            at: clock.now().toISOString(),
+          });
+        });
       }
       return toServerTag({ ...row, ...changes });
     },
 
     /** The tag leaves every server that carried it. */
-    async deleteTag(id: string): Promise<void> {
+    async deleteTag(actorId: string, id: string): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        if (!(await repo.deleteTag(trx, id))) throw notFound('Server tag');
+        const current = await repo.findTag(trx, { id });
+        if (current === undefined || !(await repo.deleteTag(trx, id))) throw notFound('Server tag');
+        await recordCatalogAudit(trx, 'server_tag', 'deleted', {
+          actorId,
+          subjectId: id,
+          before: { name: current.name, slug: current.slug },
+          after: null,
+          at: clock.now().toISOString(),
+        });
         await repo.moveTagTotal(trx, -1);
         await bumpDirectoryVersion(trx);
       });
@@ -129,7 +153,7 @@ export function createServerCatalogsService(deps: { db: Kysely<DB>; dialect: Dia
 
     getCategory: async (slug: string) => toServerCategory(await requireCategory({ slug })),
 
-    async createCategory(input: CategoryInput) {
+    async createCategory(actorId: string, input: CategoryInput) {
       if (await repo.categorySlugExists(db, input.slug)) throw slugTaken(input.slug);
       const row = {
         id: newId(),
@@ -141,11 +165,22 @@ export function createServerCatalogsService(deps: { db: Kysely<DB>; dialect: Dia
         position: input.order ?? (await repo.nextCategoryPosition(db)),
         created_at: clock.now().toISOString(),
       };
-      await insertUnique(input.slug, () => repo.insertCategory(db, row));
+      await insertUnique(input.slug, () =>
+        db.transaction().execute(async (trx) => {
+          await repo.insertCategory(trx, row);
+          await recordCatalogAudit(trx, 'server_category', 'created', {
+            actorId,
+            subjectId: row.id,
+            before: null,
+            after: { name: row.name, slug: row.slug },
+            at: row.created_at,
+          });
+        }),
+      );
       return toServerCategory(row);
     },
 
-    async updateCategory(id: string, patch: Omit<Partial<CategoryInput>, 'slug'>) {
+    async updateCategory(actorId: string, id: string, patch: Omit<Partial<CategoryInput>, 'slug'>) {
       const row = await requireCategory({ id });
       const changes = {
         ...(patch.name !== undefined ? { name: patch.name } : {}),
@@ -154,16 +189,32 @@ export function createServerCatalogsService(deps: { db: Kysely<DB>; dialect: Dia
         ...(patch.order !== undefined ? { position: patch.order } : {}),
       };
       if (Object.keys(changes).length > 0) {
-        await repo.updateCategory(db, id, changes);
-        await bumpDirectoryVersion(db);
+        await db.transaction().execute(async (trx) => {
+          await repo.updateCategory(trx, id, changes);
+          await bumpDirectoryVersion(trx);
+          await recordCatalogAudit(trx, 'server_category', 'updated', {
+            actorId,
+            subjectId: id,
+            ...changedFields(row, changes),
+            at: clock.now().toISOString(),
+          });
+        });
       }
       return toServerCategory({ ...row, ...changes });
     },
 
     /** The category leaves every server that was in it. */
-    async deleteCategory(id: string): Promise<void> {
+    async deleteCategory(actorId: string, id: string): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        if (!(await repo.deleteCategory(trx, id))) throw notFound('Server category');
+        const current = await repo.findCategory(trx, { id });
+        if (current === undefined || !(await repo.deleteCategory(trx, id))) throw notFound('Server category');
+        await recordCatalogAudit(trx, 'server_category', 'deleted', {
+          actorId,
+          subjectId: id,
+          before: { name: current.name, slug: current.slug },
+          after: null,
+          at: clock.now().toISOString(),
+        });
         await bumpDirectoryVersion(trx);
       });
     },

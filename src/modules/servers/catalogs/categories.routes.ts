@@ -1,7 +1,7 @@
 // /server-categories: public reads (the interface), admin writes (an extension, DESIGN §8 "Tags, categories").
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { requireRole } from '../../../core/auth/authenticate.js';
+import { requireActor, requireRole } from '../../../core/auth/authenticate.js';
 import { SECURED } from '../../../core/http/openapi.js';
 import { errors, ref } from '../../../core/http/schemas.js';
 import { typed } from '../../../core/http/typed.js';
@@ -65,7 +65,8 @@ export async function serverCategoriesRoutes(
         response: { 201: ref(ServerCategory), ...errors(400, 401, 403, 409) },
       },
     },
-    async (request, reply) => reply.status(201).send(await catalogs.createCategory(request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await catalogs.createCategory(requireActor(request).userId, request.body)),
   );
 
   app.patch(
@@ -82,7 +83,7 @@ export async function serverCategoriesRoutes(
         response: { 200: ref(ServerCategory), ...errors(400, 401, 403, 404) },
       },
     },
-    async (request) => catalogs.updateCategory(request.params.id, request.body),
+    async (request) => catalogs.updateCategory(requireActor(request).userId, request.params.id, request.body),
   );
 
   app.delete(
@@ -99,7 +100,7 @@ export async function serverCategoriesRoutes(
       },
     },
     async (request, reply) => {
-      await catalogs.deleteCategory(request.params.id);
+      await catalogs.deleteCategory(requireActor(request).userId, request.params.id);
       return reply.status(204).send(null);
     },
   );

@@ -1,7 +1,7 @@
 // /server-tags: public reads (the interface), admin writes (an extension, DESIGN §8 "Tags, categories").
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { requireRole } from '../../../core/auth/authenticate.js';
+import { requireActor, requireRole } from '../../../core/auth/authenticate.js';
 import { SECURED } from '../../../core/http/openapi.js';
 import { errors, ref } from '../../../core/http/schemas.js';
 import { typed } from '../../../core/http/typed.js';
@@ -104,7 +104,8 @@ export async function serverTagsRoutes(
         response: { 201: ref(ServerTag), ...errors(400, 401, 403, 409) },
       },
     },
-    async (request, reply) => reply.status(201).send(await catalogs.createTag(request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await catalogs.createTag(requireActor(request).userId, request.body)),
   );
 
   app.patch(
@@ -121,7 +122,7 @@ export async function serverTagsRoutes(
         response: { 200: ref(ServerTag), ...errors(400, 401, 403, 404) },
       },
     },
-    async (request) => catalogs.updateTag(request.params.id, request.body),
+    async (request) => catalogs.updateTag(requireActor(request).userId, request.params.id, request.body),
   );
 
   app.delete(
@@ -138,7 +139,7 @@ export async function serverTagsRoutes(
       },
     },
     async (request, reply) => {
-      await catalogs.deleteTag(request.params.id);
+      await catalogs.deleteTag(requireActor(request).userId, request.params.id);
       return reply.status(204).send(null);
     },
   );
