@@ -47,7 +47,8 @@ export const EVENT_TYPES = {
   'badge.awarded': subjectOf('user'),
   'badge.revoked': subjectOf('user'),
   'user.followed': subjectOf('user'),
-  // The subject is the resource, version or server whose thread it is (the kind comes from the call).
+  // The subject is the resource, version or server whose thread it is (the kind comes from the call). An
+  // internal message's event is recorded with the narrower audience MODERATORS (moderation/threads).
   'moderation.message_posted': subjectOf('resource', 'THREAD'),
   // Sent by POST /webhooks/:id/ping only; never listed by /events.
   'webhook.ping': subjectOf('webhook', 'NONE'),
