@@ -49,6 +49,10 @@ export interface ServerCardRow {
 export interface ServerDetailRow extends ServerCardRow {
   description: string | null;
   status_reason: string | null;
+  game_version: string | null;
+  motd: string | null;
+  latency_ms: number | null;
+  last_heartbeat_at: string | null;
 }
 
 const CARD_COLUMNS = [
@@ -112,7 +116,15 @@ function cards(db: Executor, dialect: DialectName) {
 }
 
 function details(db: Executor, dialect: DialectName) {
-  return cards(db, dialect).select(['servers.description', 'servers.status_reason']);
+  return cards(db, dialect).select([
+    'servers.description',
+    'servers.status_reason',
+    // The last heartbeat's facts (keys/heartbeat.service.ts).
+    'servers.game_version',
+    'servers.motd',
+    'servers.latency_ms',
+    'servers.last_heartbeat_at',
+  ]);
 }
 
 type CardQuery = ReturnType<typeof cards>;

@@ -76,6 +76,10 @@ export function toServer(row: ServerDetailRow, urls: MediaUrls) {
   return Object.assign(toServerListItem(row, urls), {
     description: row.description,
     statusReason: row.status_reason,
+    version: row.game_version,
+    motd: row.motd,
+    latencyMs: row.latency_ms,
+    lastHeartbeatAt: row.last_heartbeat_at,
   });
 }
 

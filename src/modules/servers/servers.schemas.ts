@@ -68,7 +68,9 @@ const summaryFields = {
   shortDescription: Nullable(Type.String()),
   ip: Type.String(),
   port: Type.Integer(),
-  online: Type.Boolean({ description: 'As last reported; false after 10 minutes without a report' }),
+  online: Type.Boolean({
+    description: 'Whether the last heartbeat or status report is younger than 3 minutes (and said online)',
+  }),
   onlinePlayers: Type.Integer(),
   maxPlayers: Type.Integer(),
   rank: Nullable(
@@ -114,6 +116,12 @@ export const Server = named(
     moderation: Type.Optional(ref(ModerationQueuePosition)),
   }),
 );
+    version: Nullable(Type.String({ description: 'Game version the last heartbeat named (null: none sent)' })),
+    motd: Nullable(
+      Type.String({ description: 'Message of the day from the last heartbeat, plain text (formatting removed)' }),
+    ),
+    latencyMs: Nullable(Type.Integer({ description: 'Latency the last heartbeat measured, in milliseconds' })),
+    lastHeartbeatAt: Nullable(Timestamp),
 
 export const ServerList = Type.Object({
   servers: Type.Array(ref(ServerListItem)),

@@ -42,6 +42,12 @@ export interface ServerTagsTable {
   created_at: string;
 }
 
+  /** Last accepted POST /servers/heartbeat (0010_server_keys); the 30 s rule counts from it. */
+  last_heartbeat_at: string | null;
+  /** From the last heartbeat (null when it sent none): game version, plain-text MOTD, latency. */
+  game_version: string | null;
+  motd: string | null;
+  latency_ms: number | null;
 export interface ServerCategoriesTable {
   id: string;
   name: string;
