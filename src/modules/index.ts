@@ -338,7 +338,9 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
 
   scheduler.register({
     name: 'mark-silent-servers-offline',
-    intervalMs: 60_000,
+    // Every 10 s, so the directory shows a dead server offline soon after its 3 minutes (the event is dated at
+    // the boundary either way); one indexed update that touches only the servers that just went silent.
+    intervalMs: 10_000,
     run: () => serverStatus.sweepSilentServers(),
   });
 

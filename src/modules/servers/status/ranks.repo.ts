@@ -6,14 +6,21 @@ import type { ServerEventRow } from '../server-events.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
-/** Servers that have not reported since `before` count as offline with no players; returns those it flipped. */
-export function markSilentServersOffline(db: Executor, before: string): Promise<ServerEventRow[]> {
+/**
+ * Servers whose last report (heartbeat or status) is at or before `reportedBy` count as offline with no players;
+ * returns those it flipped, with the report time the boundary is counted from. Reads servers_online_reported_idx:
+ * only the online servers past the boundary are touched, so the sweep costs nothing while all are reporting.
+ */
+export function markSilentServersOffline(
+  db: Executor,
+  reportedBy: string,
+): Promise<Array<ServerEventRow & { last_reported_at: string | null }>> {
   return db
     .updateTable('servers')
     .set({ online: false, online_players: 0 })
     .where('online', '=', true)
-    .where((eb) => eb.or([eb('last_reported_at', 'is', null), eb('last_reported_at', '<', before)]))
-    .returning(SERVER_EVENT_COLUMNS)
+    .where((eb) => eb.or([eb('last_reported_at', 'is', null), eb('last_reported_at', '<=', reportedBy)]))
+    .returning([...SERVER_EVENT_COLUMNS, 'last_reported_at'])
     .execute();
 }
 

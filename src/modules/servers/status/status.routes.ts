@@ -39,10 +39,11 @@ export async function serverStatusRoutes(
         summary: 'Report whether the server is online and its player counts (owner side or team member)',
         description:
           'onlinePlayers above maxPlayers is a 400; when online is false, onlinePlayers is recorded as 0. ' +
-          'The rank follows at the next recomputation (every minute). A server that sends no report for 10 ' +
-          'minutes is shown offline with 0 players. Each crossing between online and offline records ' +
-          'server.went_online (data: onlinePlayers, maxPlayers) or server.went_offline (data: cause REPORTED, ' +
-          'or SILENT when the 10 minutes ran out).',
+          'The rank follows at the next recomputation (every minute). A server is online while its last ' +
+          'report (this one or a heartbeat, POST /servers/heartbeat) is younger than 3 minutes; after that it ' +
+          'is shown offline with 0 players. Each crossing between online and offline records ' +
+          'server.went_online (data: onlinePlayers, maxPlayers, cause REPORTED or HEARTBEAT) or server.went_offline (data: cause REPORTED, ' +
+          'or SILENT when the 3 minutes ran out, dated at that boundary).',
         operationId: 'reportServerStatus',
         params: ServerIdParams,
         body: ReportStatusBody,

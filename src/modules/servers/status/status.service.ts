@@ -1,7 +1,7 @@
-// Live status of a server (DESIGN §8 "Servers"): the owner side or a team member reports online, online
-// players and capacity; a job recomputes every APPROVED server's rank each minute. A server that stops
-// reporting for STATUS_STALE_AFTER_MS is shown offline with no players, so a directory sorted by players never
-// keeps a dead server at the top. Each flip of the online flag records server.went_online or went_offline.
+// Live status of a server (DESIGN §8 "Servers", spec/extensions.md §3): heartbeats (keys/) and the owner side's
+// status reports record online, players and capacity. A server whose last report of either kind is
+// STATUS_STALE_AFTER_MS old is shown offline with no players, so a directory sorted by players never keeps a dead
+// server at the top. Each flip of the online flag records server.went_online or went_offline.
 import type { Kysely } from 'kysely';
 import type { Actor } from '../../../core/auth/authenticate.js';
 import type { ServerAccess } from '../../../core/auth/server-access.js';
@@ -9,9 +9,11 @@ import type { Clock } from '../../../core/clock.js';
 import type { DB } from '../../../core/db/schema.js';
 import { badRequest, notFound } from '../../../core/http/errors.js';
 import { recordServerEvent } from '../server-events.js';
+import { bumpDirectoryVersion } from '../servers.repo.js';
 import { flipOnline, markSilentServersOffline, updateReportedStatus } from './ranks.repo.js';
 
-export const STATUS_STALE_AFTER_MS = 10 * 60_000;
+/** A server is online while its last heartbeat or status report is younger than this (spec §3). */
+export const STATUS_STALE_AFTER_MS = 3 * 60_000;
 
 export interface StatusReport {
   online: boolean;
@@ -52,9 +54,11 @@ export function createServerStatusService(deps: {
           actorId: actor.userId,
           server: flipped,
           data: status.online
-            ? { onlinePlayers: status.online_players, maxPlayers: status.max_players }
+            ? { onlinePlayers: status.online_players, maxPlayers: status.max_players, cause: 'REPORTED' }
             : { cause: 'REPORTED' },
         });
+        // A flip changes what the lists show (online filter and badge); player counts alone do not bump it.
+        await bumpDirectoryVersion(trx);
       });
       return {
         id: serverId,
@@ -65,7 +69,10 @@ export function createServerStatusService(deps: {
       };
     },
 
-    /** The job: servers silent for longer than STATUS_STALE_AFTER_MS go offline with no players. */
+    /**
+     * The job: servers silent for STATUS_STALE_AFTER_MS go offline with no players. The event is dated at the
+     * boundary (last report + 3 minutes), when the server stopped counting as online, not when the job ran.
+     */
     async sweepSilentServers(): Promise<void> {
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
@@ -73,14 +80,17 @@ export function createServerStatusService(deps: {
           trx,
           new Date(now.getTime() - STATUS_STALE_AFTER_MS).toISOString(),
         );
-        for (const server of silenced) {
+        for (const { last_reported_at: reportedAt, ...server } of silenced) {
+          const at =
+            reportedAt === null ? now : new Date(new Date(reportedAt).getTime() + STATUS_STALE_AFTER_MS);
           await recordServerEvent(trx, 'server.went_offline', {
-            at: now.toISOString(),
+            at: at.toISOString(),
             actorId: null,
             server,
             data: { cause: 'SILENT' },
           });
         }
+        if (silenced.length > 0) await bumpDirectoryVersion(trx);
       });
     },
   };
