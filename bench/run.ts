@@ -19,6 +19,7 @@ import { openDatabase } from '../src/core/db/database.js';
 import { migrateToLatest } from '../src/core/db/migrator.js';
 import { ENDPOINTS } from './endpoints.js';
 import { seedResources, seedServers, seedUsers, seedVersions } from './seed.js';
+import { benchServers } from './servers.js';
 
 const duration = Number(process.env['BENCH_DURATION'] ?? 5);
 const rounds = Math.max(1, Number(process.env['BENCH_ROUNDS'] ?? 3));
@@ -207,3 +208,17 @@ async function main(): Promise<void> {
 }
 
 await main();
+// Heartbeat ingest, GET /servers/:id/stats and the history jobs, at a small scale (1,000 reporting servers);
+// `npm run bench:servers` runs the full 10,000. BENCH_ONLY without "servers" skips it.
+if (only === undefined || only.some((part) => 'servers'.includes(part))) {
+  await benchServers({
+    servers: 1_000,
+    hours: 2,
+    rollupDays: 30,
+    rollupServers: 200,
+    rounds,
+    duration,
+    connections,
+    ...(process.env['BENCH_DATABASE_URL'] ? { databaseUrl: process.env['BENCH_DATABASE_URL'] } : {}),
+  });
+}

@@ -10,7 +10,7 @@
 //   - GET /servers/:id/stats?range=30d and ?range=24h over random servers for BENCH_DURATION s: req/s, p50/p99.
 // BENCH_DATABASE_URL selects PostgreSQL (e.g. postgres://postgres@127.0.0.1:5432/bench; the tables are dropped
 // and recreated in the URL's schema), default a fresh SQLite file. BENCH_CONNECTIONS (default 50).
-// `npm run bench` runs a small version (BENCH_SERVERS_QUICK) after its endpoint table.
+// `npm run bench` runs it at a small scale (1,000 servers) after its endpoint table.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
