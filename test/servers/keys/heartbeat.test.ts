@@ -21,7 +21,8 @@ let t: TestApp;
 let p: Personas;
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  // Events are read through GET /events at once; the PostgreSQL settle window would hold the newest back.
+  t = await buildTestApp({ EVENT_FEED_SETTLE_MS: '0' });
   p = await createPersonas(t.app);
 });
 afterAll(async () => t.close());
