@@ -272,34 +272,36 @@ describe('the 3-minute online rule', () => {
 });
 
 describe('heartbeats and the general rate limit', () => {
+  let limited: TestApp;
+  // Its own app: the limits are on, with an anonymous budget of 3 a minute per address.
+  beforeAll(async () => {
+    limited = await buildTestApp({ RATE_LIMIT: 'on', RATE_LIMIT_ANONYMOUS: '3' });
+  }, 60_000);
+  afterAll(async () => limited.close());
+
   it('are counted per key, not per address: many servers behind one NAT all get through', async () => {
-    const limited = await buildTestApp({ RATE_LIMIT: 'on', RATE_LIMIT_ANONYMOUS: '3' });
-    try {
-      const owner = (await createPersonas(limited.app)).user;
-      const keys: string[] = [];
-      for (let i = 0; i < 6; i++) {
-        const server = await createServer(limited.app, owner);
-        keys.push((await createKey(limited.app, owner, server.id)).key);
-      }
-      // Six servers, one address, twice the anonymous budget: all accepted.
-      for (const key of keys) expect((await sendHeartbeat(limited.app, key)).statusCode).toBe(200);
-      // One key spamming is limited on its own (10 a minute), without touching the others.
-      const spam: string[] = [];
-      for (let i = 0; i < 11; i++) {
-        const response = expectError(await sendHeartbeat(limited.app, keys[0]), 429, 'RATE_LIMITED');
-        spam.push(response.message);
-      }
-      // 1 + 9 reach the service (the 30 s rule answers), the last 2 are the limiter's.
-      expect(spam.filter((message) => message.includes('per minute'))).toHaveLength(2);
-      expect(spam.slice(0, 9).every((message) => message.includes('every 30 s'))).toBe(true);
-      limited.clock.advance(30_000);
-      expect((await sendHeartbeat(limited.app, keys[1])).statusCode).toBe(200);
-      // Malformed keys count against the address, with the anonymous budget.
-      const garbage: number[] = [];
-      for (let i = 0; i < 5; i++) garbage.push((await sendHeartbeat(limited.app, 'nope')).statusCode);
-      expect(garbage).toEqual([401, 401, 401, 429, 429]);
-    } finally {
-      await limited.close();
+    const owner = (await createPersonas(limited.app)).user;
+    const keys: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const server = await createServer(limited.app, owner);
+      keys.push((await createKey(limited.app, owner, server.id)).key);
     }
+    // Six servers, one address, twice the anonymous budget: all accepted.
+    for (const key of keys) expect((await sendHeartbeat(limited.app, key)).statusCode).toBe(200);
+    // One key spamming is limited on its own (10 a minute), without touching the others.
+    const spam: string[] = [];
+    for (let i = 0; i < 11; i++) {
+      const response = expectError(await sendHeartbeat(limited.app, keys[0]), 429, 'RATE_LIMITED');
+      spam.push(response.message);
+    }
+    // 1 + 9 reach the service (the 30 s rule answers), the last 2 are the limiter's.
+    expect(spam.filter((message) => message.includes('per minute'))).toHaveLength(2);
+    expect(spam.slice(0, 9).every((message) => message.includes('every 30 s'))).toBe(true);
+    limited.clock.advance(30_000);
+    expect((await sendHeartbeat(limited.app, keys[1])).statusCode).toBe(200);
+    // Malformed keys count against the address, with the anonymous budget.
+    const garbage: number[] = [];
+    for (let i = 0; i < 5; i++) garbage.push((await sendHeartbeat(limited.app, 'nope')).statusCode);
+    expect(garbage).toEqual([401, 401, 401, 429, 429]);
   });
 });
