@@ -116,7 +116,7 @@ async function main(): Promise<void> {
   console.log(`Seeding ${resourceCount} resources…`);
   Object.assign(seeded.targets, (await seedResources(database.db, resourceCount)).targets);
   console.log(`Seeding ${serverCount} servers…`);
-  Object.assign(seeded.targets, (await seedServers(database.db, serverCount)).targets);
+  Object.assign(seeded.targets, (await seedServers(database.db, serverCount, database.dialect)).targets);
   Object.assign(seeded.targets, (await seedVersions(database.db, seeded.targets['resourceId']!)).targets);
   await database.destroy();
 

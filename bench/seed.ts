@@ -1,6 +1,8 @@
 // Seeds a realistic data set straight through Kysely (bulk inserts; no password hashing per row).
 // Modules add their own seeders here as they arrive; each returns the targets the benchmark hits.
 import type { Insertable, Kysely } from 'kysely';
+import { DEFAULT_RANK_WEIGHTS } from '../src/config.js';
+import type { DialectName } from '../src/core/db/database.js';
 import type { DB } from '../src/core/db/schema.js';
 import { newId } from '../src/core/ids.js';
 import { recomputeRanks } from '../src/modules/servers/rank/rank.repo.js';
@@ -321,7 +323,11 @@ const SERVER_WORDS = [
 ];
 const SERVER_NOUNS = ['Realms', 'Network', 'Craft', 'Kingdom', 'Isles', 'Frontier', 'Haven', 'Empire', 'SMP'];
 
-export async function seedServers(db: Kysely<DB>, count: number): Promise<SeedResult> {
+export async function seedServers(
+  db: Kysely<DB>,
+  count: number,
+  dialect: DialectName,
+): Promise<SeedResult> {
   const random = sequence(7);
   const users = await db.selectFrom('users').select('id').orderBy('id').limit(2000).execute();
   const [categories, tags] = await Promise.all([
@@ -441,7 +447,7 @@ export async function seedServers(db: Kysely<DB>, count: number): Promise<SeedRe
       .where('name', '=', 'approved_servers')
       .execute();
   });
-  await recomputeRanks(db);
+  await recomputeRanks(db, dialect, new Date(now), DEFAULT_RANK_WEIGHTS);
   const target = servers.find((server, i) => i >= count / 2 && server.status === 'APPROVED') ?? servers[0]!;
   return { targets: { serverSlug: target.slug, serverId: target.id } };
 }

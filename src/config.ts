@@ -64,6 +64,8 @@ export interface Config {
   rateLimitRedisPrefix: string;
   rateLimits: RateLimitNumbers;
   events: EventsConfig;
+  /** The transparent server rank's weights (spec/extensions.md §3). */
+  rank: RankConfig;
 }
 
 /** Events, webhooks and outbound connections (spec/extensions.md §1 and its shared rules). */
@@ -330,6 +332,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitRedisPrefix: text(env, 'RATE_LIMIT_REDIS_PREFIX') ?? 'marketplace-rl:',
     rateLimits: rateLimitNumbers(env),
     events: eventsConfig(env),
+    rank: rankConfig(env),
   };
 }
 
@@ -344,5 +347,38 @@ function eventsConfig(env: Env): EventsConfig {
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 250, 10, 60_000),
     webhookMaxBodyBytes: integer(env, 'WEBHOOK_MAX_BODY_KB', 256, 1, 10_240) * 1024,
     feedSettleMs: settle === undefined ? undefined : integer(env, 'EVENT_FEED_SETTLE_MS', 0, 0, 60_000),
+  };
+}
+
+/** score = votes·votes30d + players·averagePlayers7d + uptime·uptime7d + age·min(daysListed, 30). */
+export interface RankConfig {
+  weights: { votes: number; players: number; uptime: number; age: number };
+}
+
+/** A non-negative weight: a decimal number, or a fraction such as the default age weight 1/3. */
+function weight(env: Env, name: string, fallback: number): number {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  const match = /^(\d+(?:\.\d+)?)(?:\/(\d+(?:\.\d+)?))?$/.exec(raw);
+  const value = match ? Number(match[1]) / (match[2] === undefined ? 1 : Number(match[2])) : NaN;
+  // The cap keeps every score finite and exactly comparable; no sensible weight comes near it.
+  if (!Number.isFinite(value) || value > 1_000_000) {
+    throw new ConfigError(name, `must be a non-negative number (or a fraction like 1/3) up to 1000000, got "${raw}"`);
+  }
+  return value;
+}
+
+/** spec/extensions.md §3: 0.5·votes + 2·players + 30·uptime + min(days listed, 30)/3. */
+export const DEFAULT_RANK_WEIGHTS: RankConfig['weights'] = { votes: 0.5, players: 2, uptime: 30, age: 1 / 3 };
+
+function rankConfig(env: Env): RankConfig {
+  const fallback = DEFAULT_RANK_WEIGHTS;
+  return {
+    weights: {
+      votes: weight(env, 'RANK_WEIGHT_VOTES', fallback.votes),
+      players: weight(env, 'RANK_WEIGHT_PLAYERS', fallback.players),
+      uptime: weight(env, 'RANK_WEIGHT_UPTIME', fallback.uptime),
+      age: weight(env, 'RANK_WEIGHT_AGE', fallback.age),
+    },
   };
 }

@@ -114,14 +114,14 @@ describe('GET /servers', () => {
     ]);
   });
 
-  it('puts servers without a rank yet after the ranked ones', async () => {
+  it('ranks a server at approval, placed by its score (a new one last)', async () => {
     t.clock.advance(60_000);
     const fresh = await createApprovedServer(t.app, p.stranger, p.moderator, { name: 'Echo Fresh' });
     await reportStatus(t.app, p.stranger, fresh.id, { online: true, onlinePlayers: 500, maxPlayers: 500 });
     try {
       const body = await list('?sort=rank');
       expect(names(body).at(-1)).toBe('Echo Fresh');
-      expect(body.servers.at(-1)!.rank).toBeNull();
+      expect(body.servers.at(-1)!.rank).toBe(body.servers.length);
       // …but the players sort is live.
       expect(names(await list('?sort=players'))[0]).toBe('Echo Fresh');
     } finally {
@@ -257,7 +257,7 @@ describe('cached directory pages', () => {
       payload: { newOwnerId: p.user.id, ownerType: 'USER' },
     });
     expect((await newest()).ownerId).toBe(p.user.id);
-    expect((await newest()).rank).toBeNull();
+    expect((await newest()).rank).toBe(5);
     await recomputeRanks(t.app);
     expect((await newest()).rank).toBe(5);
     await moderate(t.app, p.moderator, server.id, 'suspend');

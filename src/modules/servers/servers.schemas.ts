@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { DEFAULT_RANK_WEIGHTS } from '../../config.js';
 import {
   Id,
   LimitOffsetQuery,
@@ -13,6 +14,7 @@ import {
   named,
   ref,
 } from '../../core/http/schemas.js';
+import { rankExplanation } from './rank/rank.formula.js';
 import { ModerationQueuePosition } from '../moderation/queue/queue.schemas.js';
 
 export const SERVER_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'SUSPENDED'] as const;
@@ -76,8 +78,8 @@ const summaryFields = {
   rank: Nullable(
     Type.Integer({
       description:
-        '1-based position among APPROVED servers by online players (then oldest first), recomputed every ' +
-        'minute; null for servers that are not APPROVED or not ranked yet',
+        '1-based position among APPROVED servers by the transparent score (GET /servers/{id}/rank explains ' +
+        'it), assigned at approval and recomputed every minute; null for servers that are not APPROVED',
     }),
   ),
   status: ServerStatusName,
@@ -154,7 +156,10 @@ export const ServerListQuery = Type.Object({
   sort: Type.Optional(
     StringEnum(SERVER_SORTS, {
       description:
-        'rank (default): by rank, unranked last; players: by online players now, then oldest; newest: newest first',
+        'rank (default): by rank, where ' +
+        `${rankExplanation(DEFAULT_RANK_WEIGHTS)} The weights shown are the defaults; the ones this ` +
+        'deployment uses are in GET /servers/{id}/rank. players: by online players now, then oldest; ' +
+        'newest: newest first',
     }),
   ),
 });

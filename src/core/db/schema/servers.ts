@@ -15,8 +15,17 @@ export interface ServersTable {
   online: Generated<boolean>;
   online_players: Generated<number>;
   max_players: Generated<number>;
-  /** 1-based position among APPROVED servers, written by the rank job; null for the others. */
+  /** 1-based position among APPROVED servers by score (then older listing); null for the others. */
   rank: number | null;
+  /** The transparent rank (0013_server_rank), written each minute by the rank job for every server. */
+  score: Generated<number>;
+  votes_30d: Generated<number>;
+  average_players_7d: Generated<number>;
+  uptime_7d: Generated<number>;
+  /** First approval: the age part of the score and the rank's tie-breaker; null until approved. */
+  listed_at: string | null;
+  /** When the rank job last changed the score columns; null before its first run for the server. */
+  score_computed_at: string | null;
   status: ServerStatus;
   /** Reason of the last REJECT or SUSPEND; cleared on APPROVE. */
   status_reason: string | null;

@@ -37,7 +37,8 @@ export async function serverModerationRoutes(
         tags,
         summary: 'Approve a PENDING, REJECTED or SUSPENDED server (moderator or admin)',
         description:
-          'The server becomes public; its rank is assigned by the next rank recomputation (within a minute). ' +
+          'The server becomes public and is ranked at once by its score as last computed (the first ' +
+          'approval is its listing time); the minute job refreshes the score and the ranks. ' +
           'Any other status is 409 INVALID_STATUS_TRANSITION. The body and its notes are optional.',
         operationId: 'approveServer',
         params: ServerIdParams,

@@ -11,9 +11,10 @@ import type { DB, ServerStatus } from '../../../core/db/schema.js';
 import { invalidTransition, notFound } from '../../../core/http/errors.js';
 import { newId } from '../../../core/ids.js';
 import type { MediaUrls } from '../../../core/media-urls.js';
-import { postAutomaticMessage } from '../../moderation/threads/automatic.js';
 import { recordAudit } from '../../audit/record.js';
+import { postAutomaticMessage } from '../../moderation/threads/automatic.js';
 import { moveUsageOfServer } from '../catalogs/catalog-links.repo.js';
+import { lockRanks, placeApprovedServer } from '../rank/rank.repo.js';
 import { recordServerEvent } from '../server-events.js';
 import { countServersInStatus, listServersInStatus } from '../server-reads.repo.js';
 import { toServer } from '../servers.mapper.js';
@@ -74,6 +75,8 @@ export function createServerModerationService(deps: {
         }
         const now = clock.now().toISOString();
         const reason = action === 'APPROVE' ? null : optionalText(input.reason);
+        // An approval renumbers the ranks below: take the rank lock before any server row (rank.repo.ts).
+        if (to === 'APPROVED') await lockRanks(trx, dialect);
         const moved = await moveStatus(trx, serverId, server.status, {
           status: to,
           status_reason: reason,
@@ -82,6 +85,8 @@ export function createServerModerationService(deps: {
         });
         if (!moved) throw changedMeanwhile();
         if (server.status !== 'APPROVED' && to === 'APPROVED') {
+          // Never unranked while APPROVED: placed now by its last computed score (spec/extensions.md §3).
+          await placeApprovedServer(trx, serverId, now);
           await moveUsageOfServer(trx, serverId, 1);
           await moveApprovedTotal(trx, 1);
         } else if (server.status === 'APPROVED' && to !== 'APPROVED') {
