@@ -323,11 +323,7 @@ const SERVER_WORDS = [
 ];
 const SERVER_NOUNS = ['Realms', 'Network', 'Craft', 'Kingdom', 'Isles', 'Frontier', 'Haven', 'Empire', 'SMP'];
 
-export async function seedServers(
-  db: Kysely<DB>,
-  count: number,
-  dialect: DialectName,
-): Promise<SeedResult> {
+export async function seedServers(db: Kysely<DB>, count: number, dialect: DialectName): Promise<SeedResult> {
   const random = sequence(7);
   const users = await db.selectFrom('users').select('id').orderBy('id').limit(2000).execute();
   const [categories, tags] = await Promise.all([

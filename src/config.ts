@@ -363,7 +363,10 @@ function weight(env: Env, name: string, fallback: number): number {
   const value = match ? Number(match[1]) / (match[2] === undefined ? 1 : Number(match[2])) : NaN;
   // The cap keeps every score finite and exactly comparable; no sensible weight comes near it.
   if (!Number.isFinite(value) || value > 1_000_000) {
-    throw new ConfigError(name, `must be a non-negative number (or a fraction like 1/3) up to 1000000, got "${raw}"`);
+    throw new ConfigError(
+      name,
+      `must be a non-negative number (or a fraction like 1/3) up to 1000000, got "${raw}"`,
+    );
   }
   return value;
 }
