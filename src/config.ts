@@ -64,8 +64,17 @@ export interface Config {
   rateLimitRedisPrefix: string;
   rateLimits: RateLimitNumbers;
   events: EventsConfig;
+  /** Server votes' Votifier delivery (spec/extensions.md §3). */
+  votes: VotesConfig;
   /** The transparent server rank's weights (spec/extensions.md §3). */
   rank: RankConfig;
+}
+
+export interface VotesConfig {
+  /** VOTIFIER_SERVICE_NAME: the serviceName game servers see on each vote; default PUBLIC_URL's host. */
+  votifierServiceName: string;
+  /** VOTIFIER_TIMEOUT_MS: DNS, connect and the whole exchange with one Votifier listener. */
+  votifierTimeoutMs: number;
 }
 
 /** Events, webhooks and outbound connections (spec/extensions.md §1 and its shared rules). */
@@ -332,6 +341,10 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitRedisPrefix: text(env, 'RATE_LIMIT_REDIS_PREFIX') ?? 'marketplace-rl:',
     rateLimits: rateLimitNumbers(env),
     events: eventsConfig(env),
+    votes: {
+      votifierServiceName: text(env, 'VOTIFIER_SERVICE_NAME') ?? new URL(publicUrl).host,
+      votifierTimeoutMs: integer(env, 'VOTIFIER_TIMEOUT_MS', 5_000, 100, 60_000),
+    },
     rank: rankConfig(env),
   };
 }

@@ -11,7 +11,7 @@ import type { TestUser } from '../helpers/factories.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import type { Receiver } from '../helpers/webhook-receiver.js';
 import { addContributor, createResource, moderate } from '../resources/helpers.js';
-import { RETRY_DELAYS_MS } from '../../src/modules/webhooks/delivery/retry.js';
+import { RETRY_DELAYS_MS } from '../../src/core/outbound/retry.js';
 import { createSecretBox, newWebhookSecret } from '../../src/core/events/secret-box.js';
 import { newId, uuidV7Floor } from '../../src/core/ids.js';
 import { recordEvent } from '../../src/core/events/record.js';

@@ -134,7 +134,7 @@ function pinnedLookup({ address, family }: ResolvedAddress): LookupFunction {
   };
 }
 
-function beforeDeadline<T>(work: Promise<T>, deadline: AbortSignal): Promise<T> {
+export function beforeDeadline<T>(work: Promise<T>, deadline: AbortSignal): Promise<T> {
   return new Promise((resolve, reject) => {
     if (deadline.aborted) return reject(deadline.reason);
     const onAbort = () => reject(deadline.reason);
@@ -152,7 +152,7 @@ const CONNECTION_MESSAGES: Record<string, string> = {
   ETIMEDOUT: 'The connection timed out',
 };
 
-function toOutboundError(error: unknown): OutboundError {
+export function toOutboundError(error: unknown): OutboundError {
   if (error instanceof OutboundError) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
   const message = error instanceof Error ? error.message : String(error);

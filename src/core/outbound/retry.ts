@@ -1,4 +1,5 @@
-// When a failed delivery is tried again (spec/extensions.md §1.2): about 30 s, 2 min, 10 min, 1 h, 6 h and 24 h
+// When a failed outbound delivery is tried again — webhook deliveries (spec/extensions.md §1.2) and Votifier
+// votes (§3, "retried like webhooks") share this schedule: about 30 s, 2 min, 10 min, 1 h, 6 h and 24 h
 // after the attempts before it, each jittered by up to ±10 % so that many deliveries that failed together (a
 // receiver outage) do not all come back in the same second. After the seventh attempt the delivery is FAILED.
 const MINUTE = 60_000;
@@ -20,5 +21,5 @@ export function retryDelayMs(attemptsMade: number, random: () => number = Math.r
   return Math.round(base * (1 + JITTER * (2 * random() - 1)));
 }
 
-/** Consecutive FAILED deliveries after which a webhook is switched off. */
+/** Consecutive FAILED deliveries after which a webhook is switched off (webhooks only). */
 export const AUTO_DISABLE_AFTER = 50;

@@ -27,7 +27,7 @@ export type TargetCheck =
   | { allowed: true; url: URL; hostname: string; addresses: ResolvedAddress[] }
   | { allowed: false; reason: TargetRefusalReason };
 
-const REFUSAL_MESSAGES: Record<TargetRefusalReason, string> = {
+export const REFUSAL_MESSAGES: Record<TargetRefusalReason, string> = {
   'not-a-url': 'is not an absolute URL',
   scheme: 'must use https',
   userinfo: 'must not contain a user name or password',
@@ -67,6 +67,18 @@ export async function checkTargetUrl(raw: string, options: TargetOptions): Promi
 
   // URL keeps IPv6 literals in brackets and has already normalised IPv4 forms such as 0x7f.1 to dotted quads.
   const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  const host = await checkTargetHost(hostname, options);
+  return host.allowed ? { allowed: true, url, hostname, addresses: host.addresses } : host;
+}
+
+export type HostCheck =
+  { allowed: true; addresses: ResolvedAddress[] } | { allowed: false; reason: TargetRefusalReason };
+
+/**
+ * The resolve-and-check step alone, for connections that are not URLs (Votifier's host and port): resolves the
+ * host (an IP literal as itself) and refuses it when ANY address is refused. Connect to the addresses returned.
+ */
+export async function checkTargetHost(hostname: string, options: TargetOptions): Promise<HostCheck> {
   const addresses = await resolve(hostname, options);
   if (addresses === 'loopback-name') return refused('loopback');
   if (addresses.length === 0) return refused('unresolvable');
@@ -74,7 +86,7 @@ export async function checkTargetUrl(raw: string, options: TargetOptions): Promi
     const verdict = classifyAddress(address, options);
     if (!verdict.allowed) return refused(verdict.reason);
   }
-  return { allowed: true, url, hostname, addresses };
+  return { allowed: true, addresses };
 }
 
 /** checkTargetUrl for create/update: throws the 400 OUTBOUND_TARGET_REFUSED, returns the parsed URL. */
@@ -103,4 +115,7 @@ async function resolve(
 
 const systemLookup: Lookup = (hostname, lookupOptions) => dns.lookup(hostname, lookupOptions);
 
-const refused = (reason: TargetRefusalReason): TargetCheck => ({ allowed: false, reason });
+const refused = (reason: TargetRefusalReason): { allowed: false; reason: TargetRefusalReason } => ({
+  allowed: false,
+  reason,
+});

@@ -7,7 +7,7 @@ import { prepared } from '../../core/db/prepared.js';
 import type { DB, ServerStatus } from '../../core/db/schema.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
-export type ServerSort = 'rank' | 'players' | 'newest';
+export type ServerSort = 'rank' | 'players' | 'newest' | 'votes';
 
 export interface CatalogRefJson {
   id: string;
@@ -27,6 +27,9 @@ export interface ServerCardRow {
   online_players: number;
   max_players: number;
   rank: number | null;
+  /** This month's votes (0012_server_votes) and of all time. */
+  vote_count: number;
+  total_votes: number;
   status: ServerStatus;
   owner_type: 'USER' | 'TEAM';
   owner_id: string;
@@ -66,6 +69,8 @@ const CARD_COLUMNS = [
   'servers.online_players',
   'servers.max_players',
   'servers.rank',
+  'servers.vote_count',
+  'servers.total_votes',
   'servers.status',
   'servers.owner_type',
   'servers.owner_id',
@@ -141,6 +146,12 @@ function sorted(query: CardQuery, sort: ServerSort): CardQuery {
         .orderBy('servers.id');
     case 'newest':
       return query.orderBy('servers.created_at', 'desc').orderBy('servers.id', 'desc');
+    // servers_status_votes_idx (0012_server_votes); this month's votes, then the players sort's tie-breakers.
+    case 'votes':
+      return query
+        .orderBy('servers.vote_count', 'desc')
+        .orderBy('servers.created_at')
+        .orderBy('servers.id');
   }
 }
 
@@ -156,6 +167,7 @@ const APPROVED_PAGES: Record<ServerSort, ReturnType<typeof approvedPage>> = {
   rank: approvedPage('rank'),
   players: approvedPage('players'),
   newest: approvedPage('newest'),
+  votes: approvedPage('votes'),
 };
 
 export interface ServerFilter {
@@ -267,6 +279,8 @@ export interface ServerSummaryRow {
   online_players: number;
   max_players: number;
   rank: number | null;
+  vote_count: number;
+  total_votes: number;
   status: ServerStatus;
   logo_key: string | null;
   banner_key: string | null;
@@ -292,6 +306,8 @@ export function listServersOfOwner(
       'online_players',
       'max_players',
       'rank',
+      'vote_count',
+      'total_votes',
       'status',
       'logo_key',
       'banner_key',

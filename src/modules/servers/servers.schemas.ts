@@ -23,7 +23,7 @@ export const ServerStatusName = StringEnum(SERVER_STATUSES, {
 });
 export const OWNER_TYPES = ['USER', 'TEAM'] as const;
 export const OwnerTypeName = StringEnum(OWNER_TYPES);
-export const SERVER_SORTS = ['rank', 'players', 'newest'] as const;
+export const SERVER_SORTS = ['rank', 'players', 'newest', 'votes'] as const;
 
 export const DEFAULT_SERVER_PORT = 5520;
 export const MAX_SERVER_TAGS = 10;
@@ -82,6 +82,11 @@ const summaryFields = {
         'it), assigned at approval and recomputed every minute; null for servers that are not APPROVED',
     }),
   ),
+  voteCount: Type.Integer({
+    description:
+      'Votes this calendar month (UTC); restarts at 0 on the 1st (a job resets it within 5 minutes of midnight)',
+  }),
+  totalVotes: Type.Integer({ description: 'Votes of all time' }),
   status: ServerStatusName,
   logoUrl: Nullable(Type.String()),
   bannerUrl: Nullable(Type.String()),
@@ -116,14 +121,14 @@ export const Server = named(
       }),
     ),
     moderation: Type.Optional(ref(ModerationQueuePosition)),
-  }),
-);
     version: Nullable(Type.String({ description: 'Game version the last heartbeat named (null: none sent)' })),
     motd: Nullable(
       Type.String({ description: 'Message of the day from the last heartbeat, plain text (formatting removed)' }),
     ),
     latencyMs: Nullable(Type.Integer({ description: 'Latency the last heartbeat measured, in milliseconds' })),
     lastHeartbeatAt: Nullable(Timestamp),
+  }),
+);
 
 export const ServerList = Type.Object({
   servers: Type.Array(ref(ServerListItem)),
@@ -159,7 +164,7 @@ export const ServerListQuery = Type.Object({
         'rank (default): by rank, where ' +
         `${rankExplanation(DEFAULT_RANK_WEIGHTS)} The weights shown are the defaults; the ones this ` +
         'deployment uses are in GET /servers/{id}/rank. players: by online players now, then oldest; ' +
-        'newest: newest first',
+        'newest: newest first; votes: by votes this month, then oldest',
     }),
   ),
 });

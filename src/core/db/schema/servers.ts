@@ -35,8 +35,19 @@ export interface ServersTable {
   owner_id: string;
   logo_key: string | null;
   banner_key: string | null;
-  /** Last POST /servers/:id/status; null when the server never reported. */
+  /** Votes this UTC month (0012_server_votes); 0 once vote_month is not the current month. */
+  vote_count: Generated<number>;
+  /** 'YYYY-MM' (UTC) vote_count belongs to; null before the first vote. */
+  vote_month: string | null;
+  total_votes: Generated<number>;
+  /** Last heartbeat or POST /servers/:id/status; null when the server never reported. */
   last_reported_at: string | null;
+  /** Last accepted POST /servers/heartbeat (0010_server_keys); the 30 s rule counts from it. */
+  last_heartbeat_at: string | null;
+  /** From the last heartbeat (null when it sent none): game version, plain-text MOTD, latency. */
+  game_version: string | null;
+  motd: string | null;
+  latency_ms: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -51,12 +62,6 @@ export interface ServerTagsTable {
   created_at: string;
 }
 
-  /** Last accepted POST /servers/heartbeat (0010_server_keys); the 30 s rule counts from it. */
-  last_heartbeat_at: string | null;
-  /** From the last heartbeat (null when it sent none): game version, plain-text MOTD, latency. */
-  game_version: string | null;
-  motd: string | null;
-  latency_ms: number | null;
 export interface ServerCategoriesTable {
   id: string;
   name: string;

@@ -25,7 +25,7 @@ import type { SecretBox } from '../../../core/events/secret-box.js';
 import { settledBefore } from '../../../core/events/settle.js';
 import { canReadEvent, loadEventFacts } from '../../../core/events/visibility.js';
 import { fanOutBatch } from './fan-out.js';
-import { AUTO_DISABLE_AFTER, retryDelayMs } from './retry.js';
+import { AUTO_DISABLE_AFTER, retryDelayMs } from '../../../core/outbound/retry.js';
 import { sendDelivery } from './sender.js';
 import type { SendResult, SendSettings } from './sender.js';
 
