@@ -7,7 +7,8 @@ import { createUser } from '../helpers/factories.js';
 import type { TestUser } from '../helpers/factories.js';
 import { expectError } from '../helpers/http.js';
 
-const KEY_PATTERN = /^mk_[0-9A-Za-z]{40}$/;
+// Checksummed keys (docs/api-keys.md): mk_ + 40 random base62 + 6-character checksum.
+const KEY_PATTERN = /^mk_[0-9A-Za-z]{46}$/;
 const HOUR_MS = 60 * 60 * 1000;
 
 interface CreatedKey {
@@ -42,12 +43,23 @@ describe('API keys', () => {
     return res.json() as CreatedKey;
   }
 
-  it('creates a key: 201 with the key (mk_ + 40 base62) shown once and its prefix', async () => {
+  it('creates a key: 201 with the key (mk_ + 40 base62 + checksum) shown once and its prefix', async () => {
     const owner = await createUser(t.app);
     const res = await createKey(owner, { name: 'deploy bot' });
     expect(res.statusCode, res.body).toBe(201);
     const body = res.json() as CreatedKey;
-    expect(Object.keys(body).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'key', 'name', 'prefix']);
+    expect(Object.keys(body).sort()).toEqual([
+      'createdAt',
+      'expiresAt',
+      'id',
+      'key',
+      'lastUsedAt',
+      'lastUsedIp',
+      'name',
+      'prefix',
+      'scopes',
+      'teamId',
+    ]);
     expect(body.key).toMatch(KEY_PATTERN);
     expect(body.key.startsWith(body.prefix)).toBe(true);
     expect(body.prefix.length).toBeGreaterThan(3);
@@ -82,8 +94,11 @@ describe('API keys', () => {
         'expiresAt',
         'id',
         'lastUsedAt',
+        'lastUsedIp',
         'name',
         'prefix',
+        'scopes',
+        'teamId',
       ]);
     }
     expect(res.body).not.toContain(created.key);

@@ -83,7 +83,7 @@ describe('cli create-user', () => {
       const printed = JSON.parse(lines[0]!) as Record<string, unknown>;
       expect(Object.keys(printed).sort()).toEqual(['apiKey', 'id', 'role', 'username']);
       expect(printed).toMatchObject({ username: 'root_admin', role: 'SUPER_ADMIN' });
-      expect(printed['apiKey']).toMatch(/^mk_[0-9A-Za-z]{40}$/);
+      expect(printed['apiKey']).toMatch(/^mk_[0-9A-Za-z]{46}$/);
       expect(typeof printed['id']).toBe('string');
     });
 

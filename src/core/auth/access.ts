@@ -6,6 +6,7 @@ import type { Kysely, RawBuilder, SqlBool, Transaction } from 'kysely';
 import type { DB, TeamRole } from '../db/schema.js';
 import { forbidden, unauthorized } from '../http/errors.js';
 import type { Actor } from './authenticate.js';
+import { assertTeamObject } from './scopes.js';
 
 export type { TeamRole } from '../db/schema.js';
 
@@ -196,6 +197,8 @@ export function createAccess({ db }: { db: Kysely<DB> }) {
     executor: Executor = db,
   ): Promise<TeamRole> {
     if (actor === null) throw unauthorized();
+    // A team-bound API key changes only its own team (spec/extensions.md §5).
+    assertTeamObject(actor, { ownerType: 'TEAM', ownerId: scope.teamId });
     const role = await teamRole(actor.userId, scope.teamId, executor);
     if (role === null || !teamRoleGrants(role, permission)) {
       throw forbidden(

@@ -10,6 +10,9 @@ export interface CredentialOwner {
   expiresAt: string | null;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** API keys only: stored scopes and bound team (sessions carry every scope and no team). */
+  scopes: string | null;
+  teamId: string | null;
 }
 
 export function findApiKeyOwner(db: Kysely<DB>, keyHash: string): Promise<CredentialOwner | undefined> {
@@ -25,6 +28,8 @@ export function findApiKeyOwner(db: Kysely<DB>, keyHash: string): Promise<Creden
       'api_keys.expires_at as expiresAt',
       'api_keys.last_used_at as lastUsedAt',
       'api_keys.revoked_at as revokedAt',
+      'api_keys.scopes as scopes',
+      'api_keys.team_id as teamId',
     ])
     .where('api_keys.key_hash', '=', keyHash)
     .executeTakeFirst();
@@ -45,7 +50,8 @@ export function findSessionOwner(db: Kysely<DB>, tokenHash: string): Promise<Cre
       'sessions.revoked_at as revokedAt',
     ])
     .where('sessions.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+    .executeTakeFirst()
+    .then((row) => row && { ...row, scopes: null, teamId: null });
 }
 
 export async function touchCredential(
@@ -53,7 +59,12 @@ export async function touchCredential(
   kind: 'api_key' | 'session',
   id: string,
   at: string,
+  ip: string,
 ): Promise<void> {
-  const table = kind === 'api_key' ? 'api_keys' : 'sessions';
-  await db.updateTable(table).set({ last_used_at: at }).where('id', '=', id).execute();
+  // The address is written with the time (API keys only: a key's owner checks where it is used from).
+  if (kind === 'api_key') {
+    await db.updateTable('api_keys').set({ last_used_at: at, last_used_ip: ip }).where('id', '=', id).execute();
+    return;
+  }
+  await db.updateTable('sessions').set({ last_used_at: at }).where('id', '=', id).execute();
 }

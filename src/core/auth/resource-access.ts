@@ -9,6 +9,7 @@ import { ownerRightsFromTeamRole, ownerSideCondition } from './access.js';
 import type { Access, OwnerRef, OwnerRights } from './access.js';
 import type { Actor } from './authenticate.js';
 import { hasRank } from './roles.js';
+import { assertTeamObject } from './scopes.js';
 
 export type ResourcePermission =
   /** See it whatever its status: owner side, contributors, MODERATOR+; everyone sees APPROVED ones. */
@@ -155,6 +156,8 @@ export function createResourceAccess({ db, access }: { db: Kysely<DB>; access: A
     const known = await facts(actor, resource, executor);
     if (!resourceGrants(known, 'resource.view')) throw notFound('Resource');
     if (actor === null) throw unauthorized();
+    // A team-bound API key changes only resources its team owns (spec/extensions.md §5).
+    assertTeamObject(actor, { ownerType: resource.owner_type, ownerId: resource.owner_id });
     if (!resourceGrants(known, permission)) throw forbidden(DENIED[permission]);
     return known;
   }
@@ -164,6 +167,7 @@ export function createResourceAccess({ db, access }: { db: Kysely<DB>; access: A
    * "Ownership"). The team must already be known to exist.
    */
   async function authorizeCreate(actor: Actor, owner: OwnerRef): Promise<void> {
+    assertTeamObject(actor, owner);
     if (owner.ownerType === 'USER') {
       if (owner.ownerId !== actor.userId) {
         throw forbidden('You can create resources for yourself or for a team you own or administer');

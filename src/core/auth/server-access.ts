@@ -17,6 +17,7 @@ import { ownerRightsFromTeamRole } from './access.js';
 import type { Access, OwnerRef, OwnerRights, TeamRole } from './access.js';
 import type { Actor } from './authenticate.js';
 import { hasRank } from './roles.js';
+import { assertTeamObject } from './scopes.js';
 
 export type ServerPermission = 'server.view' | 'server.manage' | 'server.delete' | 'server.transfer';
 
@@ -101,6 +102,8 @@ export function createServerAccess({ db, access }: { db: Kysely<DB>; access: Acc
     if (actor === null && permission !== 'server.view') throw unauthorized();
     const facts = await standing(actor, server);
     if (!serverPermits(facts, 'server.view')) throw notFound('Server');
+    // A team-bound API key changes only servers its team owns (spec/extensions.md §5).
+    if (permission !== 'server.view') assertTeamObject(actor, server);
     if (permission !== 'server.view' && !serverPermits(facts, permission))
       throw forbidden(DENIED[permission]);
     return facts;

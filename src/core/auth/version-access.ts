@@ -14,6 +14,7 @@ import type { Actor } from './authenticate.js';
 import { resourceGrants } from './resource-access.js';
 import type { ResourceAccess, ResourceFacts, ResourceSubject } from './resource-access.js';
 import { hasRank } from './roles.js';
+import { assertTeamObject } from './scopes.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -88,6 +89,8 @@ export function createVersionAccess({ resourceAccess }: { resourceAccess: Resour
     ) {
       throw notFound('Version');
     }
+    // A team-bound API key manages only versions of resources its team owns (spec/extensions.md §5).
+    assertTeamObject(actor, { ownerType: resource.owner_type, ownerId: resource.owner_id });
     if (!resourceGrants(facts, 'resource.edit')) {
       throw forbidden('Only the resource owner or a contributor can manage its versions');
     }

@@ -1,24 +1,40 @@
 import type { Kysely } from 'kysely';
+import type { Actor } from '../../core/auth/authenticate.js';
 import { digest, displayPrefix, newApiKey } from '../../core/auth/credentials.js';
+import { SCOPES, effectiveScopes, formatScopes, parseScopes, scopesForRole } from '../../core/auth/scopes.js';
+import type { Scope } from '../../core/auth/scopes.js';
 import type { Clock } from '../../core/clock.js';
 import type { DialectName } from '../../core/db/database.js';
 import { lockForUpdate } from '../../core/db/dialect.js';
-import type { DB } from '../../core/db/schema.js';
-import { badRequest, conflict, notFound } from '../../core/http/errors.js';
+import type { DB, Role } from '../../core/db/schema.js';
+import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../core/http/errors.js';
 import { newId } from '../../core/ids.js';
 import * as repo from './api-keys.repo.js';
 import type { ApiKeyRow } from './api-keys.repo.js';
 
 export const MAX_API_KEYS = 25;
 
-const toApiKey = (row: ApiKeyRow) => ({
+/** Scopes shown are those in force: the stored ones cut down to what the owner's role allows now. */
+const toApiKey = (row: ApiKeyRow, role: Role) => ({
   id: row.id,
   name: row.name,
   prefix: row.prefix,
+  scopes: [...effectiveScopes(row.scopes, role)],
+  teamId: row.team_id,
   createdAt: row.created_at,
   lastUsedAt: row.last_used_at,
+  lastUsedIp: row.last_used_ip,
   expiresAt: row.expires_at,
 });
+
+/**
+ * A caller using an API key can only hand out (create, rotate) keys within its own scopes: otherwise a read-only
+ * key could mint itself an everything key. Sessions and internal callers (no `scopes`) hold every scope.
+ */
+function missingFromCaller(caller: Actor | undefined, scopes: readonly Scope[]): Scope[] {
+  const held = caller?.scopes;
+  return held === undefined ? [] : scopes.filter((scope) => !held.has(scope));
+}
 
 export type ApiKeysService = ReturnType<typeof createApiKeysService>;
 
@@ -33,16 +49,60 @@ export function createApiKeysService({
 }) {
   return {
     async list(userId: string) {
-      return (await repo.listApiKeys(db, userId)).map(toApiKey);
+      const [role, rows] = await Promise.all([repo.findUserRole(db, userId), repo.listApiKeys(db, userId)]);
+      if (role === undefined) throw unauthorized();
+      return rows.map((row) => toApiKey(row, role));
     },
 
-    /** The plain key is returned here and never again. */
-    async create(userId: string, input: { name: string; expiresAt?: string }) {
+    /**
+     * The plain key is returned here and never again. `scopes` defaults to every scope the user's role allows,
+     * stored as "every scope" so that the key follows the role (a promoted moderator's default key can moderate),
+     * or, when an API key creates it, to the scopes that key holds now; `teamId` binds the key to a team the user belongs to (any team role: the key
+     * never exceeds its user's own rights, it only narrows them).
+     */
+    async create(
+      userId: string,
+      input: { name: string; expiresAt?: string; scopes?: Scope[]; teamId?: string },
+      caller?: Actor,
+    ) {
       const now = clock.now();
       if (input.expiresAt !== undefined && new Date(input.expiresAt) <= now) {
         throw badRequest('expiresAt must be in the future', {
           fields: { 'body.expiresAt': 'must be in the future' },
         });
+      }
+      const role = await repo.findUserRole(db, userId);
+      if (role === undefined) throw unauthorized();
+      const allowed = scopesForRole(role);
+      let scopes: Scope[];
+      if (input.scopes === undefined) {
+        const held = caller?.scopes;
+        scopes = held === undefined ? [...SCOPES] : allowed.filter((scope) => held.has(scope));
+      } else {
+        scopes = SCOPES.filter((scope) => input.scopes!.includes(scope));
+        const beyondRole = scopes.filter((scope) => !allowed.includes(scope));
+        if (beyondRole.length > 0) {
+          throw new AppError(403, 'SCOPE_NOT_ALLOWED', `Your role does not allow: ${beyondRole.join(', ')}`, {
+            scopes: beyondRole,
+          });
+        }
+      }
+      const beyondCaller = missingFromCaller(caller, scopes);
+      if (beyondCaller.length > 0) {
+        throw new AppError(
+          403,
+          'SCOPE_NOT_ALLOWED',
+          `The API key making this request lacks: ${beyondCaller.join(', ')}`,
+          { scopes: beyondCaller },
+        );
+      }
+      if (scopes.length === 0) {
+        throw badRequest('A key needs at least one scope', { fields: { 'body.scopes': 'must not be empty' } });
+      }
+      if (input.teamId !== undefined) {
+        const membership = await repo.findTeamMembership(db, input.teamId, userId);
+        if (!membership.exists) throw notFound('Team');
+        if (membership.role === null) throw forbidden('You can bind a key only to a team you are a member of');
       }
       const key = newApiKey();
       const row: ApiKeyRow = {
@@ -53,8 +113,11 @@ export function createApiKeysService({
         key_hash: digest(key),
         created_at: now.toISOString(),
         last_used_at: null,
+        last_used_ip: null,
         expires_at: input.expiresAt === undefined ? null : new Date(input.expiresAt).toISOString(),
         revoked_at: null,
+        scopes: formatScopes(scopes),
+        team_id: input.teamId ?? null,
       };
       await db.transaction().execute(async (trx) => {
         // Concurrent creations must not slip past the limit together.
@@ -66,8 +129,29 @@ export function createApiKeysService({
         }
         await repo.insertApiKey(trx, row);
       });
-      const { lastUsedAt: _unused, ...shown } = toApiKey(row);
-      return { ...shown, key };
+      return { ...toApiKey(row, role), key };
+    },
+
+    /**
+     * A new secret for the same record (name, scopes, team, expiry kept). Credentials are read from the database
+     * on every request, so the old secret fails on the very next one.
+     */
+    async rotate(userId: string, keyId: string, caller?: Actor) {
+      const [row, role] = await Promise.all([repo.findApiKey(db, userId, keyId), repo.findUserRole(db, userId)]);
+      if (row === undefined || role === undefined) throw notFound('API key');
+      const beyondCaller = missingFromCaller(caller, [...effectiveScopes(row.scopes, role)]);
+      if (beyondCaller.length > 0) {
+        throw new AppError(
+          403,
+          'SCOPE_NOT_ALLOWED',
+          `The API key making this request lacks: ${beyondCaller.join(', ')}`,
+          { scopes: beyondCaller },
+        );
+      }
+      const key = newApiKey();
+      const secret = { key_hash: digest(key), prefix: displayPrefix(key) };
+      if (!(await repo.replaceSecret(db, userId, keyId, secret))) throw notFound('API key');
+      return { ...toApiKey({ ...row, ...secret }, role), key };
     },
 
     async remove(userId: string, keyId: string): Promise<void> {
