@@ -5,6 +5,7 @@ import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { Access } from '../../core/auth/access.js';
 import type { Actor } from '../../core/auth/authenticate.js';
 import type { ServerAccess, ServerFacts } from '../../core/auth/server-access.js';
+import { assertTeamObject } from '../../core/auth/scopes.js';
 import type { Clock } from '../../core/clock.js';
 import type { DialectName } from '../../core/db/database.js';
 import { isUniqueViolation, lockForUpdate } from '../../core/db/dialect.js';
@@ -126,6 +127,8 @@ export function createServersService(deps: {
       if (input.ownerId !== undefined && input.ownerId !== actor.userId) {
         throw forbidden('A server can be created for yourself or for a team in which you are OWNER or ADMIN');
       }
+      // A team-bound API key creates servers for its team only (spec/extensions.md §5).
+      assertTeamObject(actor, { ownerType, ownerId: actor.userId });
       return { ownerType, ownerId: actor.userId } as const;
     }
     if (input.ownerId === undefined) {
@@ -134,6 +137,7 @@ export function createServersService(deps: {
       });
     }
     if (!(await repo.teamExists(db, input.ownerId))) throw notFound('Team');
+    assertTeamObject(actor, { ownerType, ownerId: input.ownerId });
     if (!(await access.canCreateForTeam(actor.userId, input.ownerId))) {
       throw forbidden('Creating a server for a team needs the team role OWNER or ADMIN');
     }

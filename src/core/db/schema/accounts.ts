@@ -40,6 +40,11 @@ export interface ApiKeysTable {
   expires_at: string | null;
   /** Set when a ban revokes the key: refused with 403 while banned, 401 afterwards. */
   revoked_at: string | null;
+  /** Space-separated scopes (core/auth/scopes.ts), cut down per request to what the owner's role allows. */
+  scopes: string;
+  /** The team a team-bound key acts for; null for an unrestricted key. */
+  team_id: string | null;
+  last_used_ip: string | null;
 }
 
 export interface SessionsTable {
