@@ -337,17 +337,36 @@ describe('trusted creators', () => {
       before: { status: 'PENDING' },
       after: { status: 'APPROVED', automatic: true },
     });
-    const history = await t.app.context.database.db
-      .selectFrom('version_moderation_events')
-      .select(['action', 'to_status', 'actor_id', 'automatic'])
-      .where('version_id', '=', draft.id)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    expect(history.map((row) => ({ ...row, automatic: Boolean(row.automatic) }))).toEqual([
-      { action: 'SUBMIT', to_status: 'PENDING', actor_id: creator.id, automatic: false },
-      { action: 'APPROVE', to_status: 'APPROVED', actor_id: null, automatic: true },
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/resources/${resource.id}/versions/${draft.id}/history`,
+      headers: p.moderator.headers,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const { history } = response.json() as { history: Array<Record<string, unknown>> };
+    expect(
+      history.map(({ action, toStatus, moderator, automatic }) => ({
+        action,
+        toStatus,
+        moderator,
+        automatic,
+      })),
+    ).toEqual([
+      {
+        action: 'SUBMIT',
+        toStatus: 'PENDING',
+        moderator: { id: creator.id, username: creator.username },
+        automatic: false,
+      },
+      { action: 'APPROVE', toStatus: 'APPROVED', moderator: null, automatic: true },
     ]);
+    // The history is the moderators': 403 to the creator.
+    const own = await t.app.inject({
+      method: 'GET',
+      url: `/resources/${resource.id}/versions/${draft.id}/history`,
+      headers: creator.headers,
+    });
+    expectError(own, 403);
     // A normal approval's event, with no actor.
     const events = await t.app.context.database.db
       .selectFrom('events')

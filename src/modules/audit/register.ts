@@ -4,13 +4,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app.js';
 import type { SharedServices } from '../shared-services.js';
+import { versionHistoryRoutes } from '../versions/moderation/version-history.js';
 import { auditRoutes } from './audit.routes.js';
 import { createAuditService } from './audit.service.js';
 
 export async function registerAudit(
   app: FastifyInstance,
   context: AppContext,
-  _shared: SharedServices,
+  shared: SharedServices,
 ): Promise<void> {
-  await app.register(auditRoutes, { audit: createAuditService({ db: context.database.db }) });
+  const { db } = context.database;
+  await app.register(auditRoutes, { audit: createAuditService({ db }) });
+  await app.register(versionHistoryRoutes, { db, versions: shared.versions });
 }
