@@ -22,7 +22,7 @@ import {
   routeScopeFacts,
   scopesForRole,
 } from './scopes.js';
-import type { Scope } from './scopes.js';
+import type { Scope, ScopedRoute } from './scopes.js';
 
 export interface Actor {
   userId: string;
@@ -76,8 +76,12 @@ async function authenticatePlugin(
   app.decorateRequest('actor', null);
 
   // Every route's scope facts are derived once, when it is registered (scopes.ts), and read per request below.
+  const scopedRoutes: ScopedRoute[] = [];
+  app.decorate('scopedRoutes', scopedRoutes);
   app.addHook('onRoute', (route) => {
-    route.config = { ...route.config, scopeFacts: routeScopeFacts(route) };
+    const facts = routeScopeFacts(route);
+    route.config = { ...route.config, scopeFacts: facts };
+    for (const method of [route.method].flat()) scopedRoutes.push({ method, url: route.url, facts });
   });
 
   app.addHook('onRequest', async (request, reply) => {

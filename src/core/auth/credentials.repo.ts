@@ -63,7 +63,11 @@ export async function touchCredential(
 ): Promise<void> {
   // The address is written with the time (API keys only: a key's owner checks where it is used from).
   if (kind === 'api_key') {
-    await db.updateTable('api_keys').set({ last_used_at: at, last_used_ip: ip }).where('id', '=', id).execute();
+    await db
+      .updateTable('api_keys')
+      .set({ last_used_at: at, last_used_ip: ip })
+      .where('id', '=', id)
+      .execute();
     return;
   }
   await db.updateTable('sessions').set({ last_used_at: at }).where('id', '=', id).execute();

@@ -85,11 +85,22 @@ export interface RouteScopeFacts {
   teamAware: boolean;
 }
 
+/** One entry of the route table the scope rules apply to (app.scopedRoutes: tests and docs read it). */
+export interface ScopedRoute {
+  method: string;
+  url: string;
+  facts: RouteScopeFacts;
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     scope?: Scope;
     teamAware?: boolean;
     scopeFacts?: RouteScopeFacts;
+  }
+  interface FastifyInstance {
+    /** Every route registered after authentication, with the facts its scope is derived from. */
+    scopedRoutes: ScopedRoute[];
   }
 }
 
@@ -185,7 +196,8 @@ export function routeScopeFacts(route: RouteOptions): RouteScopeFacts {
   const upload = Array.isArray(consumes) && consumes.includes('multipart/form-data');
   const methods = Array.isArray(route.method) ? route.method : [route.method];
   const teamAware =
-    route.config?.teamAware === true || methods.some((method) => TEAM_AWARE_ROUTES.has(`${method} ${route.url}`));
+    route.config?.teamAware === true ||
+    methods.some((method) => TEAM_AWARE_ROUTES.has(`${method} ${route.url}`));
   return { minimumRole, upload, declaredScope: route.config?.scope ?? null, teamAware };
 }
 

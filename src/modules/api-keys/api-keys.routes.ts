@@ -34,7 +34,9 @@ const keyFields = {
   }),
   createdAt: Timestamp,
   lastUsedAt: Nullable(Timestamp),
-  lastUsedIp: Nullable(Type.String({ description: 'Client address of the last use (updated at most once a minute)' })),
+  lastUsedIp: Nullable(
+    Type.String({ description: 'Client address of the last use (updated at most once a minute)' }),
+  ),
   expiresAt: Nullable(Timestamp),
 };
 
@@ -105,7 +107,7 @@ export async function apiKeysRoutes(
         tags,
         summary: 'Create an API key; the key is shown once',
         description:
-          'A request outside a key\'s scopes is refused with 403 INSUFFICIENT_SCOPE and `details.required` naming ' +
+          "A request outside a key's scopes is refused with 403 INSUFFICIENT_SCOPE and `details.required` naming " +
           'the scope (or `team` when a team-bound key acts outside its team). Bearer session tokens hold every scope.',
         operationId: 'createApiKey',
         body: CreateApiKeyBody,

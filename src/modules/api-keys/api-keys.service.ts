@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Actor } from '../../core/auth/authenticate.js';
 import { digest, displayPrefix, newApiKey } from '../../core/auth/credentials.js';
-import { SCOPES, effectiveScopes, formatScopes, parseScopes, scopesForRole } from '../../core/auth/scopes.js';
+import { SCOPES, effectiveScopes, formatScopes, scopesForRole } from '../../core/auth/scopes.js';
 import type { Scope } from '../../core/auth/scopes.js';
 import type { Clock } from '../../core/clock.js';
 import type { DialectName } from '../../core/db/database.js';
@@ -97,12 +97,15 @@ export function createApiKeysService({
         );
       }
       if (scopes.length === 0) {
-        throw badRequest('A key needs at least one scope', { fields: { 'body.scopes': 'must not be empty' } });
+        throw badRequest('A key needs at least one scope', {
+          fields: { 'body.scopes': 'must not be empty' },
+        });
       }
       if (input.teamId !== undefined) {
         const membership = await repo.findTeamMembership(db, input.teamId, userId);
         if (!membership.exists) throw notFound('Team');
-        if (membership.role === null) throw forbidden('You can bind a key only to a team you are a member of');
+        if (membership.role === null)
+          throw forbidden('You can bind a key only to a team you are a member of');
       }
       const key = newApiKey();
       const row: ApiKeyRow = {
@@ -137,7 +140,10 @@ export function createApiKeysService({
      * on every request, so the old secret fails on the very next one.
      */
     async rotate(userId: string, keyId: string, caller?: Actor) {
-      const [row, role] = await Promise.all([repo.findApiKey(db, userId, keyId), repo.findUserRole(db, userId)]);
+      const [row, role] = await Promise.all([
+        repo.findApiKey(db, userId, keyId),
+        repo.findUserRole(db, userId),
+      ]);
       if (row === undefined || role === undefined) throw notFound('API key');
       const beyondCaller = missingFromCaller(caller, [...effectiveScopes(row.scopes, role)]);
       if (beyondCaller.length > 0) {
