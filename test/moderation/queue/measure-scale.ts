@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../src/core/db/schema.js';
-import { countAhead, countPending } from '../../../src/modules/moderation/queue/queue.repo.js';
+import { countAround, countPending } from '../../../src/modules/moderation/queue/queue.repo.js';
 import type { QueueKind } from '../../../src/modules/moderation/queue/queue.repo.js';
 import { moderationStats } from '../../../src/modules/moderation/queue/queue.service.js';
 import { buildTestApp } from '../../helpers/app.js';
@@ -117,22 +117,28 @@ async function main(): Promise<void> {
     for (const kind of ['resources', 'versions', 'servers'] as const) {
       for (const i of [1, N / 2, N]) {
         const response = await t.app.inject({ method: 'GET', url: urls[kind](i), headers: owner.headers });
-        const position = (response.json() as { moderation?: { position: number } }).moderation?.position;
-        if (position !== i)
-          throw new Error(`${kind} ${i}: position ${position} (${response.body.slice(0, 200)})`);
+        const shown = (response.json() as { moderation?: { position: number; total: number } }).moderation;
+        if (shown?.position !== i || shown.total !== N) {
+          throw new Error(`${kind} ${i}: ${JSON.stringify(shown)} (${response.body.slice(0, 200)})`);
+        }
         const request = await time(() =>
           t.app.inject({ method: 'GET', url: urls[kind](i), headers: owner.headers }),
         );
-        const ahead = await time(() => countAhead(db, kind, at(i), `${prefix[kind]}${pad(i)}`));
-        say(`  ${kind} position ${i}: GET ${JSON.stringify(request)}, range count ${JSON.stringify(ahead)}`);
+        const key = `${prefix[kind]}${pad(i)}`;
+        const ahead = await time(() => countAround(db, kind, 'ahead', at(i), key));
+        const behind = await time(() => countAround(db, kind, 'behind', at(i), key));
+        say(
+          `  ${kind} position ${i}: GET ${JSON.stringify(request)}, ahead ${JSON.stringify(ahead)}, ` +
+            `behind ${JSON.stringify(behind)}`,
+        );
       }
-      say(`  ${kind} total: ${JSON.stringify(await time(() => countPending(db, kind)))}`);
+      say(`  ${kind} plain count of PENDING: ${JSON.stringify(await time(() => countPending(db, kind)))}`);
       if (kind !== 'resources') {
         const { rows } = await sql<Record<string, unknown>>`
           ${explainOf(pg)} select count(*) as n from ${sql.table(QUEUE_SQL[kind][0])} where status = 'PENDING'
         `.execute(db);
         const text = rows.map((row) => String(row['QUERY PLAN'] ?? row['detail'])).join('\n    ');
-        say(`  ${kind} total plan:\n    ${text}`);
+        say(`  ${kind} plain count plan:\n    ${text}`);
       }
       for (const i of [N / 2, N]) {
         const text = await plan(db, pg, kind, at(i), `${prefix[kind]}${pad(i)}`);

@@ -39,16 +39,25 @@ export async function findWaitingSince(
 }
 
 /**
- * How many PENDING items of the kind are ahead of (since, id): a range count on the (status, since, id) index,
- * read from the index alone. The row-value comparison is what lets both SQLite and PostgreSQL seek the range.
+ * How many PENDING items of the kind are ahead of (`ahead`) or behind (`behind`) (since, id): a range count on
+ * the (status, since, id) index, read from the index alone. The row-value comparison is what lets both SQLite
+ * and PostgreSQL seek the range (a plain `status = 'PENDING'` count may be planned as a table scan when the
+ * queue is a large part of the table).
  */
-export function countAhead(db: Kysely<DB>, kind: QueueKind, since: string, id: string): Promise<number> {
+export function countAround(
+  db: Kysely<DB>,
+  kind: QueueKind,
+  side: 'ahead' | 'behind',
+  since: string,
+  id: string,
+): Promise<number> {
   const { table, since: column } = QUEUES[kind];
+  const operator = sql.raw(side === 'ahead' ? '<' : '>');
   return count(
     db,
     sql<{ n: number }>`
       select count(*) as n from ${sql.table(table)}
-      where status = 'PENDING' and (${sql.ref(column)}, id) < (${since}, ${id})
+      where status = 'PENDING' and (${sql.ref(column)}, id) ${operator} (${since}, ${id})
     `,
   );
 }

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../../core/clock.js';
 import { DAY_MS } from '../../../core/clock.js';
 import type { DB } from '../../../core/db/schema.js';
-import { countAhead, countOpenReports, countPending, findWaitingSince, listReviews } from './queue.repo.js';
+import { countAround, countOpenReports, countPending, findWaitingSince, listReviews } from './queue.repo.js';
 import type { QueueKind, ReviewRow } from './queue.repo.js';
 
 export const STATS_TTL_MS = 60_000;
@@ -116,7 +116,8 @@ export function moderationStats(db: Kysely<DB>, clock: Clock): Promise<Moderatio
 
 /**
  * The queue position of a PENDING item, or undefined when it is not PENDING. Three indexed reads (the item's
- * waiting-since, the range count ahead of it, the pending total) plus the cached median. The estimate is
+ * waiting-since, the range counts ahead of and behind it — resources: the PENDING counter) plus the cached
+ * median. The estimate is
  * waiting-since + the median review time of the last 30 days, or now when that moment has passed; null without
  * reviews in those 30 days.
  */
@@ -128,11 +129,14 @@ export async function queuePosition(
 ): Promise<QueuePosition | undefined> {
   const since = await findWaitingSince(db, kind, id);
   if (since === undefined) return undefined;
-  const [ahead, total, stats] = await Promise.all([
-    countAhead(db, kind, since, id),
-    countPending(db, kind),
+  // Resources keep a PENDING counter; for the others the items behind are a second range count on the same
+  // index, so the two together read each pending index entry once.
+  const [ahead, rest, stats] = await Promise.all([
+    countAround(db, kind, 'ahead', since, id),
+    kind === 'resources' ? countPending(db, kind) : countAround(db, kind, 'behind', since, id),
     moderationStats(db, clock),
   ]);
+  const total = kind === 'resources' ? rest : ahead + 1 + rest;
   const medianSeconds = stats[kind].medianReviewSeconds30d;
   const nowMs = clock.now().getTime();
   const estimatedReviewAt =
