@@ -31,7 +31,10 @@ export async function versionActionsRoutes(
       schema: {
         tags,
         summary: 'Submit a DRAFT version for review (→ PENDING); needs at least one file',
-        description: `${ownerSide} Another status: 409 INVALID_STATUS_TRANSITION; no files: 409 NO_FILES.`,
+        description:
+          `${ownerSide} Another status: 409 INVALID_STATUS_TRANSITION; no files: 409 NO_FILES. A trusted ` +
+          "creator's submission whose files are all clean is approved in the same request (→ APPROVED, history " +
+          'APPROVE with moderator null and automatic true).',
         operationId: 'submitVersion',
         params: VersionParams,
         body: SubmitVersionBody,
