@@ -351,7 +351,12 @@ describe('PATCH /servers/:id', () => {
     expect(updated.tags.map((tag) => tag.id).sort()).toEqual([seeded.tags[1]!.id, seeded.tags[2]!.id].sort());
     expect(updated.updatedAt).toBe(t.clock.now().toISOString());
     expect(updated.createdAt).toBe(server.createdAt);
-    expect(await getServer(t.app, server.slug, p.user)).toEqual(updated);
+    // The read adds the owner side's queue position of a PENDING server (spec/extensions.md §4).
+    const { moderation, ...read } = (await getServer(t.app, server.slug, p.user)) as ServerBody & {
+      moderation?: unknown;
+    };
+    expect(read).toEqual(updated);
+    expect(moderation).toMatchObject({ position: expect.any(Number) });
   });
 
   it('leaves what is not in the body alone (an empty body changes nothing)', async () => {
