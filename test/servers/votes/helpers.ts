@@ -79,11 +79,20 @@ export async function createVoters(app: App, template: TestUser, count: number):
     const id = newId();
     await db
       .insertInto('users')
-      .values({ ...base, id, username, username_key: username, email: `${username}@example.test` })
+      .values({
+        ...base,
+        id,
+        username,
+        username_key: username,
+        email: `${username}@example.test`,
+        role: 'USER',
+        status: 'ACTIVE',
+      })
       .execute();
     const key = await keys.create(id, { name: 'test' });
     voters.push({
       ...template,
+      role: 'USER',
       id,
       username,
       email: `${username}@example.test`,
@@ -92,4 +101,21 @@ export async function createVoters(app: App, template: TestUser, count: number):
     });
   }
   return voters;
+}
+
+/** One fast voting account (see createVoters), modelled on the app's first user. */
+export async function voterOf(app: App): Promise<TestUser> {
+  const { db } = app.context.database;
+  const first = await db.selectFrom('users').select('id').orderBy('id').limit(1).executeTakeFirstOrThrow();
+  const template: TestUser = {
+    id: first.id,
+    username: '',
+    email: '',
+    password: 'correct horse battery',
+    role: 'USER',
+    apiKey: '',
+    headers: { 'x-api-key': '' },
+  };
+  const [voter] = await createVoters(app, template, 1);
+  return voter!;
 }

@@ -4,12 +4,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../../helpers/app.js';
 import type { TestApp } from '../../helpers/app.js';
-import { createPersonas, createUser } from '../../helpers/factories.js';
+import { createPersonas } from '../../helpers/factories.js';
 import type { Personas, TestUser } from '../../helpers/factories.js';
 import { createApprovedServer, createServer, getServer } from '../helpers.js';
-import { createVoters, listVotes, nextAddress, postVote, vote } from './helpers.js';
+import type { ServerBody } from '../helpers.js';
+import { createVoters, listVotes, nextAddress, postVote, vote, voterOf } from './helpers.js';
 
 const DAY = 24 * 60 * 60 * 1000;
+
+/** A server as GET /servers/slug/:slug answers, with its vote counters. */
+const getVoted = async (slug: string) =>
+  (await getServer(t.app, slug)) as ServerBody & { voteCount: number; totalVotes: number };
 
 let t: TestApp;
 let p: Personas;
@@ -18,7 +23,7 @@ let owner: TestUser;
 beforeAll(async () => {
   t = await buildTestApp({ EVENT_FEED_SETTLE_MS: '0' });
   p = await createPersonas(t.app);
-  owner = await createUser(t.app);
+  owner = await voterOf(t.app);
 });
 afterAll(async () => t.close());
 
@@ -32,13 +37,13 @@ describe('POST /servers/:id/votes', () => {
       totalVotes: 1,
       nextVoteAt: new Date(before + DAY).toISOString(),
     });
-    const read = await getServer(t.app, server.slug);
+    const read = await getVoted(server.slug);
     expect([read.voteCount, read.totalVotes]).toEqual([1, 1]);
   });
 
   it('refuses a second vote of one account within 24 hours, from any address; allows it at 24 hours', async () => {
     const server = await createApprovedServer(t.app, owner, p.moderator);
-    const voter = await createUser(t.app);
+    const voter = await voterOf(t.app);
     const first = await vote(t.app, server.id, voter);
     t.clock.advance(DAY - 1);
     const again = await postVote(t.app, server.id, voter, nextAddress());
@@ -51,7 +56,7 @@ describe('POST /servers/:id/votes', () => {
   it('refuses a second vote from one IPv4 address by another account; the same account elsewhere is fine', async () => {
     const server = await createApprovedServer(t.app, owner, p.moderator);
     const other = await createApprovedServer(t.app, owner, p.moderator);
-    const [a, b] = await Promise.all([createUser(t.app), createUser(t.app)]);
+    const [a, b] = await Promise.all([voterOf(t.app), voterOf(t.app)]);
     await vote(t.app, server.id, a, '203.0.113.7');
     const sameAddress = await postVote(t.app, server.id, b, '203.0.113.7');
     expect(sameAddress.statusCode).toBe(409);
@@ -63,7 +68,7 @@ describe('POST /servers/:id/votes', () => {
 
   it('groups IPv6 clients by /64: another address in the /64 is refused, another /64 is not', async () => {
     const server = await createApprovedServer(t.app, owner, p.moderator);
-    const [a, b, c] = await Promise.all([createUser(t.app), createUser(t.app), createUser(t.app)]);
+    const [a, b, c] = await Promise.all([voterOf(t.app), voterOf(t.app), voterOf(t.app)]);
     await vote(t.app, server.id, a, '2001:db8:1:2::1');
     const sameSlash64 = await postVote(t.app, server.id, b, '2001:db8:1:2:ffff:ffff:ffff:fffe');
     expect(sameSlash64.statusCode).toBe(409);
@@ -71,7 +76,7 @@ describe('POST /servers/:id/votes', () => {
     await vote(t.app, server.id, c, '2001:db8:1:3::1');
     // An IPv4-mapped address is its IPv4 address.
     await vote(t.app, server.id, b, '198.51.100.9');
-    const mapped = await postVote(t.app, server.id, await createUser(t.app), '::ffff:198.51.100.9');
+    const mapped = await postVote(t.app, server.id, await voterOf(t.app), '::ffff:198.51.100.9');
     expect(mapped.statusCode).toBe(409);
   });
 
@@ -82,7 +87,7 @@ describe('POST /servers/:id/votes', () => {
     expect(responses.map((response) => response.statusCode)).toEqual(voters.map(() => 201));
     const counts = responses.map((response) => (response.json() as { totalVotes: number }).totalVotes);
     expect(new Set(counts).size).toBe(200);
-    const read = await getServer(t.app, server.slug);
+    const read = await getVoted(server.slug);
     expect([read.voteCount, read.totalVotes]).toEqual([200, 200]);
     const rows = await t.app.context.database.db
       .selectFrom('server_votes')
@@ -91,13 +96,13 @@ describe('POST /servers/:id/votes', () => {
       .executeTakeFirstOrThrow();
     expect(Number(rows.n)).toBe(200);
 
-    const single = await createUser(t.app);
+    const single = await voterOf(t.app);
     const repeats = await Promise.all(
       Array.from({ length: 10 }, () => postVote(t.app, server.id, single, nextAddress())),
     );
     expect(repeats.filter((response) => response.statusCode === 201)).toHaveLength(1);
     expect(repeats.filter((response) => response.statusCode === 409)).toHaveLength(9);
-    expect((await getServer(t.app, server.slug)).totalVotes).toBe(201);
+    expect((await getVoted(server.slug)).totalVotes).toBe(201);
   });
 
   it('404 for a server the caller cannot see, 409 for a visible one that is not APPROVED, 401 anonymous', async () => {
@@ -109,7 +114,7 @@ describe('POST /servers/:id/votes', () => {
     expect((await postVote(t.app, '0190f0f0-0000-7000-8000-000000000000', p.user)).statusCode).toBe(404);
     const approved = await createApprovedServer(t.app, owner, p.moderator);
     expect((await postVote(t.app, approved.id, undefined)).statusCode).toBe(401);
-    expect((await getServer(t.app, approved.slug)).totalVotes).toBe(0);
+    expect((await getVoted(approved.slug)).totalVotes).toBe(0);
   });
 
   it('validates the body: 1–32 characters, no control characters; other fields are never applied', async () => {
@@ -126,7 +131,7 @@ describe('POST /servers/:id/votes', () => {
     }
     const tooLongId = await postVote(t.app, 'x'.repeat(65), p.user);
     expect(tooLongId.statusCode).toBe(400);
-    const voter = await createUser(t.app);
+    const voter = await voterOf(t.app);
     const response = await t.app.inject({
       method: 'POST',
       url: `/servers/${server.id}/votes`,
@@ -150,7 +155,7 @@ describe('POST /servers/:id/votes', () => {
 describe('GET /servers/:id/votes', () => {
   it('shows the owner side every vote, newest first, with voter and delivery; 403/404/401 otherwise', async () => {
     const server = await createApprovedServer(t.app, owner, p.moderator);
-    const [a, b] = await Promise.all([createUser(t.app), createUser(t.app)]);
+    const [a, b] = await Promise.all([voterOf(t.app), voterOf(t.app)]);
     await vote(t.app, server.id, a, nextAddress(), 'FirstName');
     t.clock.advance(1000);
     await vote(t.app, server.id, b, nextAddress(), 'SecondName');
@@ -211,7 +216,7 @@ describe('GET /servers/:id/votes', () => {
 describe('no voter identity in public responses', () => {
   it('server reads, lists, events and feeds carry counts only', async () => {
     const server = await createApprovedServer(t.app, owner, p.moderator, { name: 'Privacy check' });
-    const voter = await createUser(t.app);
+    const voter = await voterOf(t.app);
     const ip = nextAddress();
     await vote(t.app, server.id, voter, ip, 'SecretIngameName');
     const secrets = [voter.id, voter.username, 'SecretIngameName', ip];
@@ -267,8 +272,8 @@ describe('sort=votes', () => {
       await createApprovedServer(t.app, owner, p.moderator, { name: `${tag} none` }),
       await createApprovedServer(t.app, owner, p.moderator, { name: `${tag} high` }),
     ];
-    await vote(t.app, low.id, await createUser(t.app));
-    for (let i = 0; i < 3; i += 1) await vote(t.app, high.id, await createUser(t.app));
+    await vote(t.app, low.id, await voterOf(t.app));
+    for (let i = 0; i < 3; i += 1) await vote(t.app, high.id, await voterOf(t.app));
     const filtered = await t.app.inject({ method: 'GET', url: `/servers?sort=votes&search=${tag}` });
     expect(filtered.json().servers.map((s: { id: string }) => s.id)).toEqual([high.id, low.id, none.id]);
     // The unfiltered page is a cached, prepared query: past the cache's 5 seconds it shows the new order.
@@ -314,21 +319,21 @@ describe('the monthly counter', () => {
     const server = await createApprovedServer(t.app, owner, p.moderator);
     const untouched = await createApprovedServer(t.app, owner, p.moderator);
     t.clock.set(new Date('2030-11-30T23:59:00.000Z'));
-    await vote(t.app, server.id, await createUser(t.app));
-    await vote(t.app, server.id, await createUser(t.app));
+    await vote(t.app, server.id, await voterOf(t.app));
+    await vote(t.app, server.id, await voterOf(t.app));
     t.clock.set(new Date('2030-12-01T00:00:00.000Z'));
     expect(await t.app.context.scheduler.runNow('reset-monthly-votes')).toBe(true);
-    const after = await getServer(t.app, server.slug);
+    const after = await getVoted(server.slug);
     expect([after.voteCount, after.totalVotes]).toEqual([0, 2]);
-    expect((await getServer(t.app, untouched.slug)).voteCount).toBe(0);
+    expect((await getVoted(untouched.slug)).voteCount).toBe(0);
     expect(await t.app.context.scheduler.runNow('reset-monthly-votes')).toBe(true);
-    expect((await getServer(t.app, server.slug)).totalVotes).toBe(2);
+    expect((await getVoted(server.slug)).totalVotes).toBe(2);
     // The first vote of the month counts 1, whether or not the job ran before it.
-    const december = await vote(t.app, server.id, await createUser(t.app));
+    const december = await vote(t.app, server.id, await voterOf(t.app));
     expect([december.voteCount, december.totalVotes]).toEqual([1, 3]);
     t.clock.set(new Date('2031-01-01T00:00:10.000Z'));
-    expect((await vote(t.app, server.id, await createUser(t.app))).voteCount).toBe(1);
+    expect((await vote(t.app, server.id, await voterOf(t.app))).voteCount).toBe(1);
     expect(await t.app.context.scheduler.runNow('reset-monthly-votes')).toBe(true);
-    expect((await getServer(t.app, server.slug)).voteCount).toBe(1);
+    expect((await getVoted(server.slug)).voteCount).toBe(1);
   });
 });
