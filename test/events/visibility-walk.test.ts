@@ -16,8 +16,8 @@ import { PERSONAS, createPersonasAndTeam, produceEvents } from './helpers/walk-s
 import type { AccountPersona, Gone, Owner, Persona, World } from './helpers/walk-scenario.js';
 import type { DeliveryOutcome } from '../../src/modules/webhooks/delivery/worker.js';
 
-/** Types no route records yet (votes: §3; moderation threads: §4). Remove an entry when its route lands. */
-const NOT_PRODUCED_YET = ['server.voted', 'moderation.message_posted'];
+/** Types no route records yet (votes: §3). Remove an entry when its route lands. */
+const NOT_PRODUCED_YET = ['server.voted'];
 
 let t: TestApp;
 let world: World;
@@ -140,6 +140,30 @@ function canSeeServerEvent(persona: Persona, event: EventBody): boolean {
 const ownerAt = (owners: Array<{ from: string; owner: Owner }>, eventId: string): Owner =>
   owners.filter((entry) => entry.from <= eventId).at(-1)!.owner;
 
+/**
+ * moderation.message_posted: those who read the thread — the owner side (a resource's contributors too) —
+ * never the public, even of an APPROVED subject; an internal message's event only moderators (checked by caller).
+ */
+function canReadThread(persona: Persona, event: EventBody): boolean {
+  const serverId = event.data['serverId'] as string | undefined;
+  if (serverId !== undefined) {
+    const server = world.servers.get(serverId)!;
+    const owner = server.gone !== undefined ? ownerAt(server.owners, event.id) : server.owners.at(-1)!.owner;
+    return isOwner(persona, owner);
+  }
+  const resource = world.resources.get(event.data['resourceId'] as string)!;
+  const user = userOf(persona);
+  const contributes = resource.gone === undefined && user !== null && resource.contributors.has(user.id);
+  return isOwner(persona, resource.owner) || contributes;
+}
+
+/** The owner of a thread message's subject when it was posted. */
+function threadOwner(event: EventBody): Owner {
+  const serverId = event.data['serverId'] as string | undefined;
+  if (serverId !== undefined) return ownerAt(world.servers.get(serverId)!.owners, event.id);
+  return world.resources.get(event.data['resourceId'] as string)!.owner;
+}
+
 /** The independent statement of who may read an event. */
 function expectedVisible(persona: Persona, event: EventBody): boolean {
   const staff = STAFF.has(persona);
@@ -169,6 +193,8 @@ function expectedVisible(persona: Persona, event: EventBody): boolean {
       return staff || canSeeResourceEvent(persona, event);
     case 'server':
       return staff || canSeeServerEvent(persona, event);
+    case 'moderation':
+      return staff || (event.data['internal'] !== true && canReadThread(persona, event));
     default:
       throw new Error(`No rule for ${event.type}`);
   }
@@ -191,6 +217,10 @@ function ownedByUser(persona: AccountPersona, event: EventBody): boolean {
       const owner = ownerAt(world.servers.get(event.subject.id)!.owners, event.id);
       return 'userId' in owner && owner.userId === userId;
     }
+    case 'moderation': {
+      const owner = threadOwner(event);
+      return 'userId' in owner && owner.userId === userId;
+    }
     default: {
       const resourceId =
         event.subject.kind === 'resource' ? event.subject.id : (event.data['resourceId'] as string);
@@ -209,6 +239,8 @@ function ownedByTeam(teamId: string, event: EventBody): boolean {
       return event.subject.id === teamId;
     case 'server':
       return isTeam(ownerAt(world.servers.get(event.subject.id)!.owners, event.id));
+    case 'moderation':
+      return isTeam(threadOwner(event));
     case 'resource':
     case 'version':
     case 'file': {
@@ -258,6 +290,13 @@ describe('the scenario', () => {
     expect(hidden('anonymous', 'version.approved'), "a rejected resource's version").toBe(true);
     expect(hidden('reportedUser', 'report.created'), 'a report, to the reported user').toBe(true);
     expect(hidden('teamMember', 'team.invitation_created'), 'an invitation, to other members').toBe(true);
+    // And the threads': an internal message, to the owner side; an ordinary one, to the public.
+    expect(hidden('teamOwner', 'moderation.message_posted'), 'an internal thread message').toBe(true);
+    const threadEvents = universe.filter((event) => event.type === 'moderation.message_posted');
+    expect(
+      threadEvents.some((event) => event.data['internal'] === true && expectedVisible('admin', event)),
+    ).toBe(true);
+    expect(threadEvents.every((event) => !expectedVisible('anonymous', event))).toBe(true);
   });
 });
 
@@ -291,9 +330,13 @@ describe('webhooks', () => {
   );
 
   it.each(['teamOwner', 'teamAdmin'] as const)(
-    "deliver to %s's TEAM webhook every event of the team and of what it owns",
+    "deliver to %s's TEAM webhook every event of the team and of what it owns, but internal thread messages",
     (persona) => {
-      const expected = universe.filter((event) => ownedByTeam(world.teamId, event));
+      const owned = universe.filter((event) => ownedByTeam(world.teamId, event));
+      const expected = owned.filter((event) => event.data['internal'] !== true);
+      expect(owned.length, 'the team resource has an internal thread message').toBeGreaterThan(
+        expected.length,
+      );
       expect(expected.every((event) => expectedVisible(persona, event))).toBe(true);
       expect(labelled(delivered(persona, 'team'))).toEqual(labelled(expected));
     },

@@ -214,6 +214,15 @@ export async function produceEvents(app: App, world: World): Promise<void> {
   await uploadFile(app, teamAdmin, teamResource.id, teamVersion.id);
   await act(app, teamAdmin, teamResource.id, teamVersion.id, 'submit');
   world.versions.set(teamVersion.id, { resourceId: teamResource.id, status: 'PENDING' });
+  // Its moderation thread: a question from the owner side about the version, a reply, an internal note.
+  const thread = `/resources/${teamResource.id}/moderation/thread/messages`;
+  for (const [user, payload] of [
+    [users.teamMember, { body: 'Any news?', versionId: teamVersion.id }],
+    [moderator, { body: 'Reviewing it this week.' }],
+    [moderator, { body: 'Looks like a copy of another mod.', internal: true }],
+  ] as const) {
+    ok(await app.inject({ method: 'POST', url: thread, headers: user.headers, payload }), 201);
+  }
 
   // The reported user's APPROVED resource, and a resource approved then deleted.
   const reported = await createResource(app, users.reportedUser);
@@ -264,7 +273,7 @@ export async function produceEvents(app: App, world: World): Promise<void> {
     }),
   );
   const refused = await serverOf(owner, { userId: owner.id });
-  await moderateServer(app, moderator, refused.server.id, 'reject');
+  await moderateServer(app, moderator, refused.server.id, 'reject', { reason: 'No rules', notes: 'Spam?' });
   refused.fact.status = 'REJECTED';
   // Given away while PENDING: the old owner no longer sees it, the new one does.
   const given = await serverOf(owner, { userId: owner.id });

@@ -48,9 +48,12 @@ const bodies = (receiver: Receiver) => receiver.received.map((request) => reques
 
 beforeAll(async () => {
   t = await buildTestApp({ OUTBOUND_ALLOW_PRIVATE: 'true', EVENT_FEED_SETTLE_MS: '0' });
-  [owner, contributor, teamMember, stranger] = await Promise.all(
-    Array.from({ length: 4 }, () => createUser(t.app)),
-  );
+  [owner, contributor, teamMember, stranger] = await Promise.all([
+    createUser(t.app),
+    createUser(t.app),
+    createUser(t.app),
+    createUser(t.app),
+  ]);
   moderator = await createUser(t.app, { role: 'MODERATOR' });
   admin = await createUser(t.app, { role: 'ADMIN' });
   [ownerHook, teamHook, platformHook] = await Promise.all([
