@@ -66,17 +66,19 @@ describe('scope matrix over every route', () => {
     const { database, clock } = t.app.context;
     const service = createApiKeysService({ db: database.db, dialect: database.dialect, clock });
     const spare = await service.create(me.id, { name: 'spare' });
-    keys = [];
-    for (const scopes of SCOPE_SETS) {
-      for (const teamBound of [false, true]) {
-        const created = await service.create(me.id, {
-          name: `${scopes.join('+')}${teamBound ? ' team' : ''}`,
-          scopes,
-          ...(teamBound ? { teamId: team.id } : {}),
-        });
-        keys.push({ scopes, teamBound, secret: created.key });
-      }
-    }
+    // Created together: the per-account lock orders them, and no test depends on their order.
+    keys = await Promise.all(
+      SCOPE_SETS.flatMap((scopes) =>
+        [false, true].map(async (teamBound) => {
+          const created = await service.create(me.id, {
+            name: `${scopes.join('+')}${teamBound ? ' team' : ''}`,
+            scopes,
+            ...(teamBound ? { teamId: team.id } : {}),
+          });
+          return { scopes, teamBound, secret: created.key };
+        }),
+      ),
+    );
     otherTeamKey = (await service.create(me.id, { name: 'other team', teamId: otherTeam.id })).key;
     ids = {
       team: team.id,
@@ -91,7 +93,7 @@ describe('scope matrix over every route', () => {
       status: 'PENDING',
       type: 'MOD',
     };
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => t?.close());
 
   function urlOf(route: ScopedRoute): string {
@@ -214,5 +216,5 @@ describe('scope matrix over every route', () => {
     const requirements = new Set(routes.map((route) => expectedRefusal(route, [], false)));
     expect([...requirements].sort()).toEqual(['admin', 'moderate', 'read', 'upload', 'write']);
     expect(routes.filter((route) => route.facts.teamAware).length).toBeGreaterThan(40);
-  }, 120_000);
+  }, 300_000);
 });

@@ -51,7 +51,7 @@ describe('scoped API keys', () => {
     const owner = await createUser(t.app);
     teamId = (await createTeam(t.app, owner)).id;
     await addMember(t.app, teamId, owner, user, 'ADMIN');
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => t?.close());
 
   const create = (who: { headers: Record<string, string> }, payload: Record<string, unknown>) =>
