@@ -52,11 +52,11 @@ beforeAll(async () => {
     ['Charlie Games', { categoryIds: [minigames!.id, pvp!.id], tagIds: [tagA!.id, tagC!.id] }, 10],
     ['Delta Quiet', {}, -1],
   ];
+  const reports: Array<[string, number]> = [];
   for (const [name, body, players] of specs) {
     t.clock.advance(60_000);
     const server = await createApprovedServer(t.app, p.user, p.moderator, { name, ...body });
-    if (players >= 0)
-      await reportStatus(t.app, p.user, server.id, { online: true, onlinePlayers: players, maxPlayers: 100 });
+    if (players >= 0) reports.push([server.id, players]);
     approved[name.split(' ')[0]!.toLowerCase()] = server;
   }
   // Servers the public must never see, one per non-approved status.
@@ -68,6 +68,10 @@ beforeAll(async () => {
   await reportStatus(t.app, p.user, suspended.id, { online: true, onlinePlayers: 99, maxPlayers: 100 });
   await moderate(t.app, p.moderator, suspended.id, 'suspend');
   hidden.push(rejected, suspended);
+  // Reported last: a server is online only while its last report is younger than 3 minutes.
+  for (const [serverId, players] of reports) {
+    await reportStatus(t.app, p.user, serverId, { online: true, onlinePlayers: players, maxPlayers: 100 });
+  }
   await recomputeRanks(t.app);
 });
 afterAll(async () => t.close());

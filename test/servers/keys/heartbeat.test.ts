@@ -96,6 +96,8 @@ describe('POST /servers/heartbeat', () => {
       const body = expectError(await sendHeartbeat(t.app, presented), 401, 'UNAUTHORIZED');
       expect(body.message).not.toContain(key);
     }
+    // The key is checked before the body: no key and a bad body is still a 401.
+    expectError(await sendHeartbeat(t.app, undefined, { onlinePlayers: -1 }), 401, 'UNAUTHORIZED');
     // A user's API key is not a server key, in either header.
     expectError(await sendHeartbeat(t.app, p.user.apiKey), 401, 'UNAUTHORIZED');
     expectError(await sendHeartbeat(t.app, undefined, undefined, p.user.headers), 401, 'UNAUTHORIZED');

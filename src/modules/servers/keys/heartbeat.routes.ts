@@ -3,6 +3,7 @@ import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { digest } from '../../../core/auth/credentials.js';
 import { AppError } from '../../../core/http/errors.js';
+import { missingServerKey } from './heartbeat.service.js';
 import { errors } from '../../../core/http/schemas.js';
 import { typed } from '../../../core/http/typed.js';
 import type { HeartbeatService } from './heartbeat.service.js';
@@ -49,6 +50,11 @@ export async function heartbeatRoutes(
     '/servers/heartbeat',
     {
       config: heartbeatLimit,
+      // Authentication before validation, as for user routes: no key (or garbage) is a 401 whatever the body.
+      preValidation: async (request: FastifyRequest) => {
+        const key = presentedKey(request);
+        if (key === undefined || !SERVER_KEY_PATTERN.test(key)) throw missingServerKey();
+      },
       schema: {
         tags: ['servers'],
         summary: 'A game server reports that it is up, with its players (authenticated by a server key)',

@@ -34,6 +34,8 @@ export type HeartbeatOutcome =
 
 export type HeartbeatService = ReturnType<typeof createHeartbeatService>;
 
+export const missingServerKey = () => unauthorized('Send the server key (sk_…) in the x-server-key header');
+
 const tooSoon = (waitMs: number): HeartbeatOutcome => ({
   accepted: false,
   retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
@@ -45,9 +47,7 @@ export function createHeartbeatService(deps: { db: Kysely<DB>; dialect: DialectN
   return {
     async heartbeat(presentedKey: string | undefined, input: Heartbeat): Promise<HeartbeatOutcome> {
       // The format is checked before any read: garbage costs no query.
-      if (presentedKey === undefined || !SERVER_KEY_PATTERN.test(presentedKey)) {
-        throw unauthorized('Send the server key (sk_…) in the x-server-key header');
-      }
+      if (presentedKey === undefined || !SERVER_KEY_PATTERN.test(presentedKey)) throw missingServerKey();
       if (input.onlinePlayers > input.maxPlayers) {
         throw badRequest('onlinePlayers cannot be greater than maxPlayers', {
           fields: { 'body.onlinePlayers': 'must be less than or equal to maxPlayers' },
