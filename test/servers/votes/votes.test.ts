@@ -84,7 +84,8 @@ describe('POST /servers/:id/votes', () => {
     const server = await createApprovedServer(t.app, owner, p.moderator);
     const voters = await createVoters(t.app, p.user, 200);
     const responses = await Promise.all(voters.map((voter) => postVote(t.app, server.id, voter)));
-    expect(responses.map((response) => response.statusCode)).toEqual(voters.map(() => 201));
+    const failed = responses.filter((response) => response.statusCode !== 201);
+    expect(failed.slice(0, 3).map((response) => response.body)).toEqual([]);
     const counts = responses.map((response) => (response.json() as { totalVotes: number }).totalVotes);
     expect(new Set(counts).size).toBe(200);
     const read = await getVoted(server.slug);

@@ -39,6 +39,20 @@ export function createVotesService(deps: {
   serverAccess: ServerAccess;
 }) {
   const { db, dialect, clock, serverAccess } = deps;
+  // Votes of one server queue here before taking a connection: a burst of votes for one server would otherwise
+  // hold every pooled connection waiting on the same database lock (measured: 503s at 200 parallel votes on
+  // PostgreSQL). The database lock still orders votes across processes.
+  const queues = new Map<string, Promise<unknown>>();
+  function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const previous = queues.get(key) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const tail = next.catch(() => undefined);
+    queues.set(key, tail);
+    void tail.then(() => {
+      if (queues.get(key) === tail) queues.delete(key);
+    });
+    return next;
+  }
 
   return {
     /**
@@ -51,53 +65,55 @@ export function createVotesService(deps: {
       const now = clock.now();
       const at = now.toISOString();
       const clientKey = downloadClientKey(clientIp);
-      return db.transaction().execute(async (trx) => {
-        await lockForUpdate(trx, dialect, `server-votes:${serverId}`);
-        const server = await findVoteTarget(trx, serverId);
-        if (server === undefined) throw notFound('Server');
-        if (server.status !== 'APPROVED')
-          throw conflict('Only APPROVED servers accept votes', 'SERVER_NOT_APPROVED');
-        const since = new Date(now.getTime() - COOLDOWN_MS).toISOString();
-        const latest = await latestVotes(trx, serverId, { userId: actor.userId, clientKey }, since);
-        const last = Math.max(
-          ...[latest.byUser, latest.byClient].map((at) => (at === null ? 0 : Date.parse(at))),
-        );
-        if (last > 0) {
-          const nextVoteAt = new Date(last + COOLDOWN_MS).toISOString();
-          throw conflict(
-            `One vote per ${VOTE_COOLDOWN_HOURS} hours for this server, per account and per network address; ` +
-              `vote again at ${nextVoteAt}`,
-            'VOTE_COOLDOWN',
-            { nextVoteAt },
+      return oneAtATime(serverId, () =>
+        db.transaction().execute(async (trx) => {
+          await lockForUpdate(trx, dialect, `server-votes:${serverId}`);
+          const server = await findVoteTarget(trx, serverId);
+          if (server === undefined) throw notFound('Server');
+          if (server.status !== 'APPROVED')
+            throw conflict('Only APPROVED servers accept votes', 'SERVER_NOT_APPROVED');
+          const since = new Date(now.getTime() - COOLDOWN_MS).toISOString();
+          const latest = await latestVotes(trx, serverId, { userId: actor.userId, clientKey }, since);
+          const last = Math.max(
+            ...[latest.byUser, latest.byClient].map((at) => (at === null ? 0 : Date.parse(at))),
           );
-        }
-        const deliver = await hasEnabledVotifier(trx, serverId);
-        await insertVote(trx, {
-          id: newId(),
-          server_id: serverId,
-          user_id: actor.userId,
-          username,
-          client_key: clientKey,
-          address: clientIp,
-          created_at: at,
-          delivery_status: deliver ? 'PENDING' : null,
-          delivery_attempts: 0,
-          delivery_last_error: null,
-          delivery_next_at: deliver ? at : null,
-          delivery_last_attempt_at: null,
-        });
-        const counts = await countVote(trx, serverId, voteMonth(now));
-        const voteCount = Number(counts.vote_count);
-        const totalVotes = Number(counts.total_votes);
-        // No voter identity anywhere in the event: no actor, counts only.
-        await recordServerEvent(trx, 'server.voted', {
-          at,
-          actorId: null,
-          server,
-          data: { voteCount, totalVotes },
-        });
-        return { voteCount, totalVotes, nextVoteAt: new Date(now.getTime() + COOLDOWN_MS).toISOString() };
-      });
+          if (last > 0) {
+            const nextVoteAt = new Date(last + COOLDOWN_MS).toISOString();
+            throw conflict(
+              `One vote per ${VOTE_COOLDOWN_HOURS} hours for this server, per account and per network address; ` +
+                `vote again at ${nextVoteAt}`,
+              'VOTE_COOLDOWN',
+              { nextVoteAt },
+            );
+          }
+          const deliver = await hasEnabledVotifier(trx, serverId);
+          await insertVote(trx, {
+            id: newId(),
+            server_id: serverId,
+            user_id: actor.userId,
+            username,
+            client_key: clientKey,
+            address: clientIp,
+            created_at: at,
+            delivery_status: deliver ? 'PENDING' : null,
+            delivery_attempts: 0,
+            delivery_last_error: null,
+            delivery_next_at: deliver ? at : null,
+            delivery_last_attempt_at: null,
+          });
+          const counts = await countVote(trx, serverId, voteMonth(now));
+          const voteCount = Number(counts.vote_count);
+          const totalVotes = Number(counts.total_votes);
+          // No voter identity anywhere in the event: no actor, counts only.
+          await recordServerEvent(trx, 'server.voted', {
+            at,
+            actorId: null,
+            server,
+            data: { voteCount, totalVotes },
+          });
+          return { voteCount, totalVotes, nextVoteAt: new Date(now.getTime() + COOLDOWN_MS).toISOString() };
+        }),
+      );
     },
 
     /** The owner side's view of the votes, newest first. */
