@@ -206,7 +206,7 @@ describe('rollup-server-history', () => {
 
   it('keeps samples 48 h and rollups 400 days, to the millisecond', async () => {
     // The oldest sample is a's at 12:59.
-    t.clock.set(Date.parse('2026-03-02T12:59:00.000Z') + 2 * DAY);
+    t.clock.set(new Date(Date.parse('2026-03-02T12:59:00.000Z') + 2 * DAY));
     await runRollup(t.app);
     expect((await samplesOf(t.app, a))[0]?.minute_at).toBe('2026-03-02T12:59:00.000Z');
     t.clock.advance(1);
@@ -218,7 +218,7 @@ describe('rollup-server-history', () => {
       player_minutes: 1,
     });
 
-    t.clock.set(Date.parse('2026-03-02T12:00:00.000Z') + 400 * DAY);
+    t.clock.set(new Date(Date.parse('2026-03-02T12:00:00.000Z') + 400 * DAY));
     await runRollup(t.app);
     expect(await samplesOf(t.app, a)).toEqual([]);
     expect((await rollupsOf(t.app, a))[0]?.hour_at).toBe('2026-03-02T12:00:00.000Z');
