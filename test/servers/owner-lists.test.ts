@@ -76,6 +76,8 @@ describe('GET /servers/user/:userId', () => {
         'onlinePlayers',
         'maxPlayers',
         'rank',
+        'voteCount',
+        'totalVotes',
         'status',
         'logoUrl',
         'bannerUrl',
