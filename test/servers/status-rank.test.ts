@@ -114,7 +114,7 @@ describe('POST /servers/:id/status', () => {
 
 // The rank itself (score, order, approval) is tested in test/servers/rank/.
 describe('recompute-server-ranks', () => {
-  it('shows servers that stopped reporting for 10 minutes as offline with no players', async () => {
+  it('shows servers that stopped reporting for 3 minutes as offline with no players', async () => {
     const fresh = await buildTestApp();
     try {
       const personas = await createPersonas(fresh.app);

@@ -148,10 +148,7 @@ function sorted(query: CardQuery, sort: ServerSort): CardQuery {
       return query.orderBy('servers.created_at', 'desc').orderBy('servers.id', 'desc');
     // servers_status_votes_idx (0012_server_votes); this month's votes, then the players sort's tie-breakers.
     case 'votes':
-      return query
-        .orderBy('servers.vote_count', 'desc')
-        .orderBy('servers.created_at')
-        .orderBy('servers.id');
+      return query.orderBy('servers.vote_count', 'desc').orderBy('servers.created_at').orderBy('servers.id');
   }
 }
 

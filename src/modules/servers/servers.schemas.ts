@@ -121,11 +121,17 @@ export const Server = named(
       }),
     ),
     moderation: Type.Optional(ref(ModerationQueuePosition)),
-    version: Nullable(Type.String({ description: 'Game version the last heartbeat named (null: none sent)' })),
-    motd: Nullable(
-      Type.String({ description: 'Message of the day from the last heartbeat, plain text (formatting removed)' }),
+    version: Nullable(
+      Type.String({ description: 'Game version the last heartbeat named (null: none sent)' }),
     ),
-    latencyMs: Nullable(Type.Integer({ description: 'Latency the last heartbeat measured, in milliseconds' })),
+    motd: Nullable(
+      Type.String({
+        description: 'Message of the day from the last heartbeat, plain text (formatting removed)',
+      }),
+    ),
+    latencyMs: Nullable(
+      Type.Integer({ description: 'Latency the last heartbeat measured, in milliseconds' }),
+    ),
     lastHeartbeatAt: Nullable(Timestamp),
   }),
 );

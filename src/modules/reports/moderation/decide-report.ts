@@ -167,7 +167,10 @@ export async function decideReport(
         target.status === 'SUSPENDED' && target.suspended_until !== null
           ? new Date(target.suspended_until).getTime()
           : 0;
-      const change = { status: 'SUSPENDED' as const, suspendedUntil: new Date(Math.max(requested, running)).toISOString() };
+      const change = {
+        status: 'SUSPENDED' as const,
+        suspendedUntil: new Date(Math.max(requested, running)).toISOString(),
+      };
       await applyAccountStatusIn(trx, clock, target.id, change, actor.userId);
     } else if (target !== undefined && userAction === 'BAN') {
       await applyAccountStatusIn(trx, clock, target.id, { status: 'BANNED' }, actor.userId);

@@ -22,7 +22,8 @@ export async function filesAreClean(trx: Transaction<DB>, versionId: string): Pr
   return (
     files.length > 0 &&
     files.every(
-      (file) => file.storage_key !== '' && Number(file.file_size) > 0 && file.sha256 !== '' && file.sha1 !== '',
+      (file) =>
+        file.storage_key !== '' && Number(file.file_size) > 0 && file.sha256 !== '' && file.sha1 !== '',
     )
   );
 }
