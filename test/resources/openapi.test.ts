@@ -32,6 +32,14 @@ const ROUTES: Array<[string, string, string, string, Auth]> = [
   ['get', '/resources/moderation/status/{status}', 'listResourcesByStatus', 'resources', 'gated'],
   ['patch', '/resources/moderation/{id}/moderate', 'moderateResource', 'resources', 'gated'],
   ['get', '/resources/moderation/{id}/history', 'getResourceModerationHistory', 'resources', 'gated'],
+  ['get', '/resources/{id}/moderation/thread', 'getResourceModerationThread', 'resources', 'required'],
+  [
+    'post',
+    '/resources/{id}/moderation/thread/messages',
+    'postResourceModerationMessage',
+    'resources',
+    'gated',
+  ],
   ['get', '/resources/{id}/external-links', 'listResourceExternalLinks', 'resources', 'optional'],
   ['post', '/resources/{id}/external-links', 'createResourceExternalLink', 'resources', 'gated'],
   [

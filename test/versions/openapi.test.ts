@@ -26,6 +26,7 @@ const ROUTES: Array<[string, string, string, string, string[]]> = [
     'versions',
     ['200', '400', '401', '403', '404', '409'],
   ],
+  ['get', `${V}/{versionId}/history`, 'getVersionHistory', 'versions', ['200', '401', '403', '404']],
   ['post', `${V}/{versionId}/archive`, 'archiveVersion', 'versions', ['200', '401', '403', '404', '409']],
   [
     'patch',
