@@ -31,9 +31,17 @@ const toApiKey = (row: ApiKeyRow, role: Role) => ({
  * A caller using an API key can only hand out (create, rotate) keys within its own scopes: otherwise a read-only
  * key could mint itself an everything key. Sessions and internal callers (no `scopes`) hold every scope.
  */
-function missingFromCaller(caller: Actor | undefined, scopes: readonly Scope[]): Scope[] {
+function requireCallerHolds(caller: Actor | undefined, scopes: readonly Scope[]): void {
   const held = caller?.scopes;
-  return held === undefined ? [] : scopes.filter((scope) => !held.has(scope));
+  const lacking = held === undefined ? [] : scopes.filter((scope) => !held.has(scope));
+  if (lacking.length > 0) {
+    throw new AppError(
+      403,
+      'SCOPE_NOT_ALLOWED',
+      `The API key making this request lacks: ${lacking.join(', ')}`,
+      { scopes: lacking },
+    );
+  }
 }
 
 export type ApiKeysService = ReturnType<typeof createApiKeysService>;
@@ -87,15 +95,7 @@ export function createApiKeysService({
           });
         }
       }
-      const beyondCaller = missingFromCaller(caller, scopes);
-      if (beyondCaller.length > 0) {
-        throw new AppError(
-          403,
-          'SCOPE_NOT_ALLOWED',
-          `The API key making this request lacks: ${beyondCaller.join(', ')}`,
-          { scopes: beyondCaller },
-        );
-      }
+      requireCallerHolds(caller, scopes);
       if (scopes.length === 0) {
         throw badRequest('A key needs at least one scope', {
           fields: { 'body.scopes': 'must not be empty' },
@@ -145,15 +145,7 @@ export function createApiKeysService({
         repo.findUserRole(db, userId),
       ]);
       if (row === undefined || role === undefined) throw notFound('API key');
-      const beyondCaller = missingFromCaller(caller, [...effectiveScopes(row.scopes, role)]);
-      if (beyondCaller.length > 0) {
-        throw new AppError(
-          403,
-          'SCOPE_NOT_ALLOWED',
-          `The API key making this request lacks: ${beyondCaller.join(', ')}`,
-          { scopes: beyondCaller },
-        );
-      }
+      requireCallerHolds(caller, [...effectiveScopes(row.scopes, role)]);
       const key = newApiKey();
       const secret = { key_hash: digest(key), prefix: displayPrefix(key) };
       if (!(await repo.replaceSecret(db, userId, keyId, secret))) throw notFound('API key');
