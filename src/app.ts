@@ -64,6 +64,7 @@ export type App = FastifyInstance;
 
 const REDACTED_PATHS = [
   'req.headers["x-api-key"]',
+  'req.headers["x-server-key"]',
   'req.headers.authorization',
   'req.headers.cookie',
   'res.headers["set-cookie"]',
