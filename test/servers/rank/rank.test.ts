@@ -228,3 +228,56 @@ describe('the transparent rank with the operator weights', () => {
     );
   });
 });
+
+// The 7-day inputs are recomputed only when the window moves (each hour) or a newer rollup hour is written: both
+// triggers must still bring every change in.
+describe('the 7-day inputs follow the rollups and the window', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => t.close());
+
+  it('picks up a newly rolled-up hour, keeps it while it is in the window, and drops it 7 days later', async () => {
+    const hour = 60 * 60_000;
+    t.clock.set(new Date(NOW - 10 * 86_400_000));
+    const p = await createPersonas(t.app);
+    const server = await createServer(t.app, p.user, { name: 'window-watch' });
+    await moderate(t.app, p.moderator, server.id, 'approve');
+    t.clock.set(new Date(NOW));
+    const components = async () => {
+      expect(await t.app.context.scheduler.runNow(RANK_JOB)).toBe(true);
+      const response = await rankOf(t, server.id);
+      expect(response.statusCode, response.body).toBe(200);
+      return (response.json() as RankBody).components;
+    };
+    expect(await components()).toMatchObject({ uptime7d: 0, averagePlayers7d: 0 });
+
+    // The rollup job writes the hour that just ended (the newest rollup hour moves).
+    const lastHour = Math.floor(NOW / hour) * hour - hour;
+    await t.app.context.database.db
+      .insertInto('server_rollups')
+      .values({
+        server_id: server.id,
+        hour_at: new Date(lastHour).toISOString(),
+        online_minutes: 60,
+        player_minutes: 600,
+        peak_players: 12,
+        max_players: 100,
+      })
+      .execute();
+    const minutesInWindow = 7 * 24 * 60;
+    const withHour = await components();
+    expect(withHour.uptime7d).toBeCloseTo(60 / minutesInWindow, 10);
+    expect(withHour.averagePlayers7d).toBeCloseTo(600 / minutesInWindow, 10);
+
+    // An hour later the window has moved but still holds that hour.
+    t.clock.advance(hour);
+    expect((await components()).uptime7d).toBeCloseTo(60 / minutesInWindow, 10);
+
+    // Seven days later it has left the window.
+    t.clock.advance(7 * 24 * hour);
+    expect(await components()).toMatchObject({ uptime7d: 0, averagePlayers7d: 0 });
+  });
+});

@@ -1,6 +1,7 @@
 // The transparent rank (spec/extensions.md §3), recomputed in a fixed number of statements whatever the number
-// of servers: one UPDATE … FROM an aggregate of votes and hourly rollups writes every server's score and inputs,
-// one UPDATE … FROM a window function numbers the APPROVED servers. Both write only the rows that change.
+// of servers: the 7-day inputs from the hourly rollups (only when the window or the rollups moved), one UPDATE …
+// FROM the votes of 30 days for every server's score, one UPDATE … FROM a window function numbering the APPROVED
+// servers. Each writes only the rows that change.
 import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
@@ -44,9 +45,50 @@ const earlier = (dialect: DialectName, a: ReturnType<typeof sql>, b: ReturnType<
   dialect === 'postgres' ? sql`least(${a}, ${b})` : sql`min(${a}, ${b})`;
 
 /**
- * Writes score, votes_30d, average_players_7d and uptime_7d of every server (listed or not: a server being
- * approved is placed by the score it already has). Intervals are the minutes of the rollup window since the
- * server's creation; a minute without a sample counts as offline with 0 players (15-shared definitions).
+ * Writes average_players_7d and uptime_7d of every server from the hourly rollups of the window. Intervals are
+ * the minutes of the window since the server's creation; a minute without a sample counts as offline with 0
+ * players (15-shared definitions). The costly part of the score: 168 rollups per server, read by primary key.
+ */
+export async function updateWindowInputs(db: Executor, dialect: DialectName, now: Date): Promise<number> {
+  const w = rankWindows(now);
+  // Minutes from the later of the window start and the creation minute (as GET /servers/:id/stats counts).
+  const intervals =
+    dialect === 'postgres'
+      ? sql`greatest(0.0, extract(epoch from (cast(${w.rollupsEnd} as timestamptz) - greatest(cast(${w.rollupsStart} as timestamptz), date_trunc('minute', s.created_at))))::float8 / 60.0)`
+      : sql`max(0.0, (julianday(${w.rollupsEnd}) - max(julianday(${w.rollupsStart}), julianday(strftime('%Y-%m-%dT%H:%M:00', s.created_at)))) * 1440.0)`;
+  const ratio = (part: string) =>
+    sql`case when i.intervals > 0 then cast(i.${sql.raw(part)} as double precision) / i.intervals else 0.0 end`;
+  // Materialized steps: inline, each use of a column re-ran its per-server reads (a ratio reads it twice).
+  const result = await sql`
+    with i as materialized (
+      -- Correlated per server: each is a range read of the rollups' primary key, where a joined GROUP BY made
+      -- SQLite scan them once per server.
+      select s.id,
+        (select coalesce(sum(r.online_minutes), 0) from server_rollups r
+          where r.server_id = s.id and r.hour_at >= ${w.rollupsStart} and r.hour_at < ${w.rollupsEnd})
+          as online_minutes,
+        (select coalesce(sum(r.player_minutes), 0) from server_rollups r
+          where r.server_id = s.id and r.hour_at >= ${w.rollupsStart} and r.hour_at < ${w.rollupsEnd})
+          as player_minutes,
+        ${intervals} as intervals
+      from servers s
+    ), p as materialized (
+      select i.id,
+        ${ratio('player_minutes')} as average_players_7d,
+        ${earlier(dialect, sql`1.0`, ratio('online_minutes'))} as uptime_7d
+      from i
+    )
+    update servers set average_players_7d = p.average_players_7d, uptime_7d = p.uptime_7d
+    from p
+    where servers.id = p.id
+      and (servers.average_players_7d <> p.average_players_7d or servers.uptime_7d <> p.uptime_7d)
+  `.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/**
+ * Writes votes_30d and score of every server (listed or not: a server being approved is placed by the score it
+ * already has), from the stored 7-day inputs. Every minute: the vote window and the days listed move.
  */
 export async function updateScores(
   db: Executor,
@@ -55,55 +97,70 @@ export async function updateScores(
   weights: RankWeights,
 ): Promise<number> {
   const w = rankWindows(now);
-  // Minutes from the later of the window start and the creation minute (as GET /servers/:id/stats counts).
-  const intervals =
-    dialect === 'postgres'
-      ? sql`greatest(0.0, extract(epoch from (cast(${w.rollupsEnd} as timestamptz) - greatest(cast(${w.rollupsStart} as timestamptz), date_trunc('minute', s.created_at))))::float8 / 60.0)`
-      : sql`max(0.0, (julianday(${w.rollupsEnd}) - max(julianday(${w.rollupsStart}), julianday(strftime('%Y-%m-%dT%H:%M:00', s.created_at)))) * 1440.0)`;
   const daysListed = sql`coalesce(${later(dialect, sql`0.0`, minutesBetween(dialect, sql`s.listed_at`, w.now))} / 1440.0, 0.0)`;
-  const ratio = (part: string) =>
-    sql`case when i.intervals > 0 then cast(i.${sql.raw(part)} as double precision) / i.intervals else 0.0 end`;
-  // Materialized steps: inline, each use of a column re-ran its per-server reads (a ratio reads it twice).
   const result = await sql`
     with i as materialized (
-      -- Correlated per server: each is a range read of an index (server_votes_server_idx, the rollups'
-      -- primary key), where joined GROUP BY aggregates made SQLite scan them once per server.
-      select s.id,
+      -- A range read of server_votes_server_idx per server.
+      select s.id, s.average_players_7d, s.uptime_7d,
         (select count(*) from server_votes v
           where v.server_id = s.id and v.created_at >= ${w.votesSince}) as votes_30d,
-        (select coalesce(sum(r.online_minutes), 0) from server_rollups r
-          where r.server_id = s.id and r.hour_at >= ${w.rollupsStart} and r.hour_at < ${w.rollupsEnd})
-          as online_minutes,
-        (select coalesce(sum(r.player_minutes), 0) from server_rollups r
-          where r.server_id = s.id and r.hour_at >= ${w.rollupsStart} and r.hour_at < ${w.rollupsEnd})
-          as player_minutes,
-        ${intervals} as intervals,
         ${daysListed} as days_listed
       from servers s
     ), c as materialized (
-      select p.id, p.votes_30d, p.average_players_7d, p.uptime_7d,
-        ${float(weights.votes)} * p.votes_30d + ${float(weights.players)} * p.average_players_7d
-          + ${float(weights.uptime)} * p.uptime_7d
-          + ${float(weights.age)} * ${earlier(dialect, sql`p.days_listed`, sql`${float(MAX_DAYS_LISTED)}`)} as score
-      from (
-        select i.id, i.votes_30d, i.days_listed,
-          ${ratio('player_minutes')} as average_players_7d,
-          ${earlier(dialect, sql`1.0`, ratio('online_minutes'))} as uptime_7d
-        from i
-      ) p
+      select i.id, i.votes_30d,
+        ${float(weights.votes)} * i.votes_30d + ${float(weights.players)} * i.average_players_7d
+          + ${float(weights.uptime)} * i.uptime_7d
+          + ${float(weights.age)} * ${earlier(dialect, sql`i.days_listed`, sql`${float(MAX_DAYS_LISTED)}`)} as score
+      from i
     )
     update servers set
       votes_30d = c.votes_30d,
-      average_players_7d = c.average_players_7d,
-      uptime_7d = c.uptime_7d,
       score = c.score,
       score_computed_at = ${dialect === 'postgres' ? sql`cast(${w.now} as timestamptz)` : sql`${w.now}`}
     from c
-    where servers.id = c.id
-      and (servers.score <> c.score or servers.votes_30d <> c.votes_30d
-        or servers.average_players_7d <> c.average_players_7d or servers.uptime_7d <> c.uptime_7d)
+    where servers.id = c.id and (servers.score <> c.score or servers.votes_30d <> c.votes_30d)
   `.execute(db);
   return Number(result.numAffectedRows ?? 0);
+}
+
+const WINDOW_END_COUNTER = 'server_rank.window_end_hour';
+const NEWEST_ROLLUP_COUNTER = 'server_rank.newest_rollup_hour';
+const epochHour = (iso: string | null | undefined) =>
+  iso === null || iso === undefined ? 0 : Math.floor(new Date(iso).getTime() / HOUR_MS);
+
+/**
+ * The 7-day inputs change only when the window moves (each hour) or the rollup job writes a newer hour (it rolls
+ * hours oldest first and never rewrites one): both are recorded in two counters, and the inputs are recomputed
+ * only when either differs. Measured on PostgreSQL with 10,000 servers, that part was most of the minute's work.
+ */
+async function refreshWindowInputsIfMoved(trx: Transaction<DB>, dialect: DialectName, now: Date) {
+  const windowEnd = epochHour(rankWindows(now).rollupsEnd);
+  const [newest, stored] = await Promise.all([
+    trx
+      .selectFrom('server_rollups')
+      .select((eb) => eb.fn.max('hour_at').as('hour'))
+      .executeTakeFirst(),
+    trx
+      .selectFrom('counters')
+      .select(['name', 'value'])
+      .where('name', 'in', [WINDOW_END_COUNTER, NEWEST_ROLLUP_COUNTER])
+      .execute(),
+  ]);
+  const newestHour = epochHour(newest?.hour as string | null | undefined);
+  const storedValue = (name: string) => Number(stored.find((row) => row.name === name)?.value ?? -1);
+  if (storedValue(WINDOW_END_COUNTER) === windowEnd && storedValue(NEWEST_ROLLUP_COUNTER) === newestHour)
+    return;
+  await updateWindowInputs(trx, dialect, now);
+  for (const [name, value] of [
+    [WINDOW_END_COUNTER, windowEnd],
+    [NEWEST_ROLLUP_COUNTER, newestHour],
+  ] as const) {
+    await trx
+      .insertInto('counters')
+      .values({ name, value })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ value }))
+      .execute();
+  }
 }
 
 /**
@@ -169,6 +226,7 @@ export async function recomputeRanks(
       .where('status', '!=', 'APPROVED')
       .where('rank', 'is not', null)
       .executeTakeFirst();
+    await refreshWindowInputsIfMoved(trx, dialect, now);
     await updateScores(trx, dialect, now, weights);
     const moved = await rerankApproved(trx);
     // Lists show ranks, not scores: only a moved rank makes the cached directory pages stale.
