@@ -338,3 +338,39 @@ describe('the monthly counter', () => {
     expect((await getVoted(server.slug)).voteCount).toBe(1);
   });
 });
+
+describe('voter addresses', () => {
+  it('are forgotten 30 days after the vote, except while a delivery still needs them', async () => {
+    const server = await createApprovedServer(t.app, owner, p.moderator);
+    const { db } = t.app.context.database;
+    const start = t.clock.now().getTime();
+    await vote(t.app, server.id, await voterOf(t.app));
+    await vote(t.app, server.id, await voterOf(t.app));
+    const rows = () =>
+      db
+        .selectFrom('server_votes')
+        .select(['id', 'client_key', 'address', 'created_at'])
+        .where('server_id', '=', server.id)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+    const [first] = await rows();
+    // A delivery still pending (a Votifier listener that has been down) keeps its address.
+    await db
+      .updateTable('server_votes')
+      .set({ delivery_status: 'PENDING' })
+      .where('id', '=', first!.id)
+      .execute();
+    t.clock.set(new Date(start + DAY));
+    const recent = await vote(t.app, server.id, await voterOf(t.app));
+    expect(recent.totalVotes).toBe(3);
+
+    t.clock.set(new Date(start + 30 * DAY + 1));
+    expect(await t.app.context.scheduler.runNow('forget-voter-addresses')).toBe(true);
+    const after = await rows();
+    expect(after.map((row) => row.address === null)).toEqual([false, true, false]);
+    expect(after.map((row) => row.client_key === null)).toEqual([false, true, false]);
+    // The owner's list still shows who voted.
+    expect(await listVotes(t.app, server.id, owner)).toHaveLength(3);
+  });
+});

@@ -33,10 +33,11 @@ export function serverVotes({ ts }: MigrationContext) {
         .addColumn('user_id', 'text', (col) => col.notNull().references('users.id').onDelete('cascade'))
         // The in-game name the voter entered (what Votifier delivers), not the account's username.
         .addColumn('username', 'text', (col) => col.notNull())
-        // IPv4 address or IPv6 /64 prefix: the per-client cooldown key.
-        .addColumn('client_key', 'text', (col) => col.notNull())
+        // IPv4 address or IPv6 /64 prefix: the per-client cooldown key. Both addresses are forgotten (null) once
+        // the vote is older than the forget-voter-addresses job's age and no delivery needs them.
+        .addColumn('client_key', 'text')
         // The voter's address as seen, sent in the Votifier payload; never shown.
-        .addColumn('address', 'text', (col) => col.notNull())
+        .addColumn('address', 'text')
         .addColumn('created_at', ts, (col) => col.notNull())
         // PENDING | SUCCEEDED | FAILED; null when the server had no enabled Votifier at the time of the vote.
         .addColumn('delivery_status', 'text')

@@ -10,10 +10,10 @@ export interface ServerVotesTable {
   user_id: string;
   /** The in-game name the voter entered. */
   username: string;
-  /** IPv4 address or IPv6 /64 prefix (core/files/client-ip.ts): the per-client cooldown key. */
-  client_key: string;
-  /** The voter's IP address, sent in the Votifier payload; never shown. */
-  address: string;
+  /** IPv4 address or IPv6 /64 prefix (core/files/client-ip.ts): the per-client cooldown key; null once forgotten. */
+  client_key: string | null;
+  /** The voter's IP address, sent in the Votifier payload; never shown; null once forgotten. */
+  address: string | null;
   created_at: string;
   /** Null when the server had no enabled Votifier at the time of the vote. */
   delivery_status: VoteDeliveryStatus | null;

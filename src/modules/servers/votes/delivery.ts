@@ -28,7 +28,7 @@ export interface VoteDeliveryOutcome {
 interface ClaimedVote {
   id: string;
   username: string;
-  address: string;
+  address: string | null;
   created_at: string;
   delivery_attempts: number;
   host: string | null;
@@ -107,7 +107,8 @@ export function createVoteDelivery(deps: {
       {
         serviceName,
         username: vote.username,
-        address: vote.address,
+        // Forgotten only after the delivery settled; '' keeps the payload's shape if that ever races.
+        address: vote.address ?? '',
         timestamp: Date.parse(vote.created_at),
       },
       settings,

@@ -6,15 +6,20 @@
 // what players expect from vote sites. Tests and operators drain it with scheduler.runNow(DELIVER_VOTES_JOB).
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app.js';
+import { DAY_MS } from '../../../core/clock.js';
 import { createSecretBox } from '../../../core/events/secret-box.js';
 import type { SharedServices } from '../../shared-services.js';
 import { createVoteDelivery } from './delivery.js';
+import { forgetVoterAddresses } from './votes.repo.js';
 import { votesRoutes } from './votes.routes.js';
 import { createVotesService } from './votes.service.js';
 import { createVotifierService } from './votifier.service.js';
 
 export const DELIVER_VOTES_JOB = 'deliver-votifier-votes';
 export const RESET_MONTHLY_VOTES_JOB = 'reset-monthly-votes';
+export const FORGET_VOTER_ADDRESSES_JOB = 'forget-voter-addresses';
+/** Voter addresses are kept this long: the cooldowns need 24 hours, deliveries at most the 31-hour schedule. */
+export const VOTER_ADDRESS_RETENTION_MS = 30 * DAY_MS;
 
 export async function registerServerVotes(
   app: FastifyInstance,
@@ -59,6 +64,15 @@ export async function registerServerVotes(
     run: async () => {
       const reset = await votes.resetStaleMonths();
       if (reset > 0) app.log.info({ reset }, 'monthly vote counters reset');
+    },
+  });
+  scheduler.register({
+    name: FORGET_VOTER_ADDRESSES_JOB,
+    intervalMs: DAY_MS,
+    run: async () => {
+      const before = new Date(clock.now().getTime() - VOTER_ADDRESS_RETENTION_MS).toISOString();
+      const forgotten = await forgetVoterAddresses(db, before);
+      if (forgotten > 0) app.log.info({ forgotten }, 'voter addresses of old votes forgotten');
     },
   });
 }

@@ -77,6 +77,22 @@ export async function resetStaleVoteCounts(db: Executor, month: string): Promise
   return Number(result.numUpdatedRows);
 }
 
+/**
+ * Drops the voter addresses of votes older than `before` (cooldowns need a day of them, deliveries at most the
+ * retry schedule's 31 hours): a vote keeps who voted for the owner's list, not where from. Pending deliveries
+ * keep theirs until they settle.
+ */
+export async function forgetVoterAddresses(db: Executor, before: string): Promise<number> {
+  const result = await db
+    .updateTable('server_votes')
+    .set({ client_key: null, address: null })
+    .where('created_at', '<', before)
+    .where('address', 'is not', null)
+    .where((eb) => eb.or([eb('delivery_status', 'is', null), eb('delivery_status', '!=', 'PENDING')]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 export interface VoteListRow {
   id: string;
   username: string;
