@@ -11,6 +11,7 @@ import { createPersonas } from '../helpers/factories.js';
 import type { Personas } from '../helpers/factories.js';
 import { expectError } from '../helpers/http.js';
 import { createResource } from '../resources/helpers.js';
+import { createServer } from '../servers/helpers.js';
 import { createTeam } from '../teams/helpers.js';
 
 interface Parameter {
@@ -68,6 +69,7 @@ describe('input hardening', () => {
       .paths;
     const team = await createTeam(t.app, personas.admin);
     const resource = await createResource(t.app, personas.admin);
+    const server = await createServer(t.app, personas.admin);
     const webhook = await t.app.inject({
       method: 'POST',
       url: '/webhooks',
@@ -79,6 +81,7 @@ describe('input hardening', () => {
       teamId: team.id,
       id: team.id,
       resourceId: resource.id,
+      serverId: server.id,
       webhookId: webhook.json<{ id: string }>().id,
     };
   });
@@ -93,7 +96,13 @@ describe('input hardening', () => {
       if (paging.length === 0) continue;
       const url = path.replace(/\{(\w+)\}/g, (_, name: string) => {
         const parameter = parameters.find((p) => p.in === 'path' && p.name === name);
-        const value = parameter?.schema?.enum?.[0] ?? ids[name];
+        // {id} names the object of the path's first segment: a team, a server or a resource.
+        const idOf = path.startsWith('/servers/')
+          ? ids['serverId']
+          : path.startsWith('/resources/')
+            ? ids['resourceId']
+            : undefined;
+        const value = parameter?.schema?.enum?.[0] ?? (name === 'id' ? idOf : undefined) ?? ids[name];
         if (value === undefined) throw new Error(`no value for {${name}} in ${path}`);
         return encodeURIComponent(value);
       });
