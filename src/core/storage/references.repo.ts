@@ -27,6 +27,7 @@ export const NON_STORAGE_KEY_COLUMNS = [
   ['users', 'username_key'],
   ['resources', 'name_key'],
   ['download_events', 'client_key'],
+  ['server_votes', 'client_key'],
 ] as const;
 
 /** The subset of `keys` that some row holds: one query, whatever the number of columns. */
