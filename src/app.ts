@@ -22,6 +22,7 @@ import { trustProxyOption, warnIfTrustingEveryProxy } from './core/http/proxy-tr
 import { OneLineLogController } from './core/http/request-log.js';
 import { registerRequestShaping } from './core/http/request-shaping.js';
 import { registerSecurityHeaders, requestIds } from './core/http/security-headers.js';
+import { serializerFactory } from './core/http/serialization.js';
 import { validatorFactory } from './core/http/validation.js';
 import { createScheduler } from './core/jobs/scheduler.js';
 import type { Scheduler } from './core/jobs/scheduler.js';
@@ -105,7 +106,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
     ...serverTimeoutOptions(config.timeouts),
-    schemaController: { compilersFactory: { buildValidator: validatorFactory() } },
+    schemaController: {
+      compilersFactory: { buildValidator: validatorFactory(), buildSerializer: serializerFactory() },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Created first so that any plugin below (rate limits on Redis…) can register its own probe.
