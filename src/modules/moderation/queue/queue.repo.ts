@@ -97,25 +97,30 @@ export async function listReviews(
   return rows;
 }
 
+/**
+ * Decisions on PENDING resources or servers (their histories have the same shape): each waited from the latest
+ * RESUBMIT before it, or from the object's creation.
+ */
+const ownedReviews = (
+  events: string,
+  objects: string,
+  idColumn: string,
+  from: string,
+  to: string,
+) => sql<ReviewRow>`
+  select e.created_at as decided_at,
+    coalesce((select max(r.created_at) from ${sql.table(events)} r
+              where ${sql.ref(`r.${idColumn}`)} = ${sql.ref(`e.${idColumn}`)} and r.action = 'RESUBMIT'
+                and r.created_at <= e.created_at),
+             s.created_at) as entered_at
+  from ${sql.table(events)} e join ${sql.table(objects)} s on s.id = ${sql.ref(`e.${idColumn}`)}
+  where e.created_at >= ${from} and e.created_at <= ${to}
+    and e.from_status = 'PENDING' and e.action in ('APPROVE', 'REJECT', 'SUSPEND')
+`;
+
 const REVIEWS: Record<QueueKind | 'reports', (from: string, to: string) => RawBuilder<ReviewRow>> = {
-  resources: (from, to) => sql<ReviewRow>`
-    select e.created_at as decided_at,
-      coalesce((select max(r.created_at) from resource_moderation_events r
-                where r.resource_id = e.resource_id and r.action = 'RESUBMIT' and r.created_at <= e.created_at),
-               s.created_at) as entered_at
-    from resource_moderation_events e join resources s on s.id = e.resource_id
-    where e.created_at >= ${from} and e.created_at <= ${to}
-      and e.from_status = 'PENDING' and e.action in ('APPROVE', 'REJECT', 'SUSPEND')
-  `,
-  servers: (from, to) => sql<ReviewRow>`
-    select e.created_at as decided_at,
-      coalesce((select max(r.created_at) from server_moderation_events r
-                where r.server_id = e.server_id and r.action = 'RESUBMIT' and r.created_at <= e.created_at),
-               s.created_at) as entered_at
-    from server_moderation_events e join servers s on s.id = e.server_id
-    where e.created_at >= ${from} and e.created_at <= ${to}
-      and e.from_status = 'PENDING' and e.action in ('APPROVE', 'REJECT', 'SUSPEND')
-  `,
+  resources: (from, to) => ownedReviews('resource_moderation_events', 'resources', 'resource_id', from, to),
+  servers: (from, to) => ownedReviews('server_moderation_events', 'servers', 'server_id', from, to),
   // An approval without an actor is automatic (a trusted creator's version): no moderator reviewed it.
   versions: (from, to) => sql<ReviewRow>`
     select e.created_at as decided_at,
