@@ -101,6 +101,10 @@ import { registerServerRank } from './servers/rank/register.js';
 import { registerModerationQueue } from './moderation/queue/register.js';
 import { registerModerationThreads } from './moderation/threads/register.js';
 import { registerAudit } from './audit/register.js';
+import { registerFileLookups } from './versions/lookup/register.js';
+import { registerDependencies } from './versions/dependencies/register.js';
+import { registerInspection } from './versions/inspection/register.js';
+import { registerScanning } from './versions/scanning/register.js';
 import type { SharedServices } from './shared-services.js';
 
 export async function registerModules(app: FastifyInstance, context: AppContext): Promise<void> {
@@ -335,6 +339,11 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
   await registerModerationQueue(app, context, shared);
   await registerModerationThreads(app, context, shared);
   await registerAudit(app, context, shared);
+  // Files that launchers can trust (spec/extensions.md §2): lookups, dependencies, inspection, scanning.
+  await registerFileLookups(app, context, shared);
+  await registerDependencies(app, context, shared);
+  await registerInspection(app, context, shared);
+  await registerScanning(app, context, shared);
 
   scheduler.register({
     name: 'mark-silent-servers-offline',

@@ -21,6 +21,12 @@ import { moderationQueue } from './migrations/0014_moderation_queue.js';
 import { moderationThreads } from './migrations/0015_moderation_threads.js';
 import { auditTrusted } from './migrations/0016_audit_trusted.js';
 import { scopedKeys } from './migrations/0017_scoped_keys.js';
+import { fileHashes } from './migrations/0018_file_hashes.js';
+import { versionDependencies } from './migrations/0019_version_dependencies.js';
+import { fileInspection } from './migrations/0020_file_inspection.js';
+import { fileDuplicates } from './migrations/0021_file_duplicates.js';
+import { fileScans } from './migrations/0022_file_scans.js';
+import { idempotencyKeys } from './migrations/0023_idempotency_keys.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -49,6 +55,12 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0015_moderation_threads': moderationThreads,
   '0016_audit_trusted': auditTrusted,
   '0017_scoped_keys': scopedKeys,
+  '0018_file_hashes': fileHashes,
+  '0019_version_dependencies': versionDependencies,
+  '0020_file_inspection': fileInspection,
+  '0021_file_duplicates': fileDuplicates,
+  '0022_file_scans': fileScans,
+  '0023_idempotency_keys': idempotencyKeys,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -1,6 +1,8 @@
 // Row types of every table, as Kysely sees them, gathered from one file per domain (schema/).
 // Columns are snake_case; mappers turn rows into API objects. Timestamps are ISO 8601 strings on both dialects
 // (normalized in database.ts). Booleans come back as 0/1 from SQLite: read them through Boolean() in mappers.
+import type { DependencyTables } from './schema/dependencies.js';
+import type { IdempotencyTables } from './schema/idempotency.js';
 import type {
   ApiKeysTable,
   FollowsTable,
@@ -66,7 +68,14 @@ export type * from './schema/audit.js';
 
 // Newer domains declare their tables in their own schema file and are merged here.
 export interface DB
-  extends ServerKeysTables, ServerHistoryTables, ServerVotesTables, ModerationThreadsTables, AuditTables {
+  extends
+    ServerKeysTables,
+    ServerHistoryTables,
+    ServerVotesTables,
+    ModerationThreadsTables,
+    AuditTables,
+    DependencyTables,
+    IdempotencyTables {
   description_images: DescriptionImagesTable;
   users: UsersTable;
   api_keys: ApiKeysTable;

@@ -1,5 +1,5 @@
-// Streams an upload into storage while hashing it (DESIGN §10: SHA-256 and SHA-1, memory flat whatever the
-// size). The kind is detected from the first bytes before the object is written, so the object is stored with
+// Streams an upload into storage while hashing it (DESIGN §10, spec/extensions.md §2.1: SHA-1, SHA-256 and
+// SHA-512, memory flat whatever the size). The kind is detected from the first bytes before the object is written, so the object is stored with
 // its real content type and downloads need no second look at the bytes.
 import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
@@ -23,6 +23,7 @@ export interface StoredStream {
   /** Hex digests of the whole content. */
   sha256: string;
   sha1: string;
+  sha512: string;
   /** A copy of the first DETECTION_HEAD_BYTES bytes (fewer for a smaller file). */
   head: Buffer;
   /** Detected from `head` and the file name (see detectFileType). */
@@ -45,6 +46,7 @@ class HashingStream extends Transform {
   readonly head: Promise<Buffer>;
   private readonly sha256: Hash = createHash('sha256');
   private readonly sha1: Hash = createHash('sha1');
+  private readonly sha512: Hash = createHash('sha512');
   private headChunks: Buffer[] = [];
   private headLength = 0;
   private settleHead!: (head: Buffer) => void;
@@ -71,6 +73,7 @@ class HashingStream extends Transform {
     }
     this.sha256.update(chunk);
     this.sha1.update(chunk);
+    this.sha512.update(chunk);
     if (this.headLength < DETECTION_HEAD_BYTES) {
       // A copy: keeping a slice would pin the whole (possibly large) chunk in memory.
       const piece = Buffer.from(chunk.subarray(0, DETECTION_HEAD_BYTES - this.headLength));
@@ -91,8 +94,12 @@ class HashingStream extends Transform {
     callback(error);
   }
 
-  digests(): { sha256: string; sha1: string } {
-    return { sha256: this.sha256.digest('hex'), sha1: this.sha1.digest('hex') };
+  digests(): { sha256: string; sha1: string; sha512: string } {
+    return {
+      sha256: this.sha256.digest('hex'),
+      sha1: this.sha1.digest('hex'),
+      sha512: this.sha512.digest('hex'),
+    };
   }
 
   private releaseHead(): void {

@@ -1,3 +1,4 @@
+import { inspectionOf } from './inspection/inspect-upload.js';
 import type { VersionFileRow } from './version-files/version-files.repo.js';
 import type { VersionGameVersionRow, VersionListRow, VersionRow } from './versions.repo.js';
 
@@ -10,7 +11,9 @@ export const toVersionFile = (row: VersionFileRow) => ({
   fileType: row.file_type,
   isPrimaryFile: Boolean(row.is_primary),
   uploadedAt: row.uploaded_at,
-  hashes: { sha256: row.sha256, sha1: row.sha1 },
+  hashes: { sha1: row.sha1, sha256: row.sha256, sha512: row.sha512 },
+  inspection: inspectionOf(row.inspection),
+  scan: { status: row.scan_status, signature: row.scan_signature, scannedAt: row.scanned_at },
 });
 export type VersionFileView = ReturnType<typeof toVersionFile>;
 

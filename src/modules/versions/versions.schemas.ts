@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
 import { Id, Nullable, StringEnum, Timestamp, named, ref } from '../../core/http/schemas.js';
 import { ModerationQueuePosition } from '../moderation/queue/queue.schemas.js';
+import { FileInspection } from './inspection/inspection.schemas.js';
+import { FileScan } from './scanning/scan.schemas.js';
 import { VERSION_CHANNELS, VERSION_STATUSES } from './versions.states.js';
 
 export const MAX_CHANGELOG_LENGTH = 100_000;
@@ -21,9 +23,18 @@ export const VersionFile = named(
     isPrimaryFile: Type.Boolean(),
     uploadedAt: Timestamp,
     hashes: Type.Object({
-      sha256: Type.String({ description: 'Hex SHA-256 of the content' }),
       sha1: Type.String({ description: 'Hex SHA-1 of the content' }),
+      sha256: Type.String({ description: 'Hex SHA-256 of the content' }),
+      sha512: Nullable(
+        Type.String({
+          description:
+            'Hex SHA-512 of the content; null only for a file stored before SHA-512 existed, until the backfill ' +
+            'job has read it',
+        }),
+      ),
     }),
+    inspection: Nullable(ref(FileInspection)),
+    scan: ref(FileScan),
   }),
 );
 

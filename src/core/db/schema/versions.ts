@@ -39,9 +39,25 @@ export interface VersionFilesTable {
   content_type: string;
   sha256: string;
   sha1: string;
+  /** Null for files stored before SHA-512 existed, until the backfill job has read them (§2.1). */
+  sha512: string | null;
   is_primary: boolean;
   uploaded_at: string;
+  /** JSON of the file object's `inspection` (§2.3); null for files stored before inspection existed. */
+  inspection: string | null;
+  /** The earlier file of another owner's resource with the same SHA-512 (§2.4). */
+  duplicate_of_file_id: string | null;
+  /** §2.4 malware scanning: NOT_SCANNED, PENDING, CLEAN, INFECTED or ERROR. */
+  scan_status: Generated<FileScanStatus>;
+  scan_signature: string | null;
+  scanned_at: string | null;
+  /** Failed attempts so far (ERROR retries with backoff). */
+  scan_attempts: Generated<number>;
+  /** When a PENDING or ERROR file is due for its next attempt; null: now. */
+  scan_next_at: string | null;
 }
+
+export type FileScanStatus = 'NOT_SCANNED' | 'PENDING' | 'CLEAN' | 'INFECTED' | 'ERROR';
 
 export interface DownloadEventsTable {
   id: string;

@@ -12,6 +12,8 @@ import type { StoredStream } from '../../../core/files/hashing-upload.js';
 import { badRequest, conflict, notFound } from '../../../core/http/errors.js';
 import { newId } from '../../../core/ids.js';
 import type { Storage } from '../../../core/storage/storage.js';
+import { findDuplicateOf } from '../duplicates/find-duplicate.js';
+import { inspectStoredFile } from '../inspection/inspect-upload.js';
 import { recordFileEvent } from '../version-events.js';
 import { toVersionFile } from '../versions.mapper.js';
 import type { VersionFileView, VersionView } from '../versions.mapper.js';
@@ -60,6 +62,8 @@ export function createVersionFilesService(deps: {
   clock: Clock;
   maxFileBytes: number;
   versions: Pick<VersionsService, 'requireEditable' | 'view' | 'removeObjects'>;
+  /** Malware scanning is configured (CLAMAV_URL): new files start PENDING for the scan job (§2.4). */
+  scanOnUpload?: boolean;
 }) {
   const { db, dialect, storage, clock, maxFileBytes, versions } = deps;
 
@@ -90,6 +94,8 @@ export function createVersionFilesService(deps: {
         });
         const displayName = displayNameOf(upload.fields);
         const { stored } = upload;
+        // Refuses an unsafe archive (400, the object is removed below) before anything is recorded (§2.3).
+        const inspection = await inspectStoredFile(storage, key, stored);
         return await db.transaction().execute(async (trx) => {
           const locked = await lockHead(trx, dialect, resourceId);
           const current = await findVersion(trx, resourceId, versionId);
@@ -108,8 +114,16 @@ export function createVersionFilesService(deps: {
             content_type: stored.contentType,
             sha256: stored.sha256,
             sha1: stored.sha1,
+            sha512: stored.sha512,
             is_primary: !files.some((file) => file.is_primary),
             uploaded_at: clock.now().toISOString(),
+            inspection: inspection === null ? null : JSON.stringify(inspection),
+            duplicate_of_file_id: await findDuplicateOf(trx, { resourceId, sha512: stored.sha512 }),
+            scan_status: deps.scanOnUpload === true ? 'PENDING' : 'NOT_SCANNED',
+            scan_signature: null,
+            scanned_at: null,
+            scan_attempts: 0,
+            scan_next_at: null,
           };
           await repo.insertFile(trx, row);
           const change = { at: row.uploaded_at, actorId: actor.userId };
