@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
+import { withMultipartBodies } from './openapi-multipart.js';
 import { namedSchemas } from './schemas.js';
 
 export const API_TAGS = [
@@ -78,6 +79,11 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         },
       },
     },
+    // Post-processes the finished document (one function per concern, each in its own openapi-*.ts file).
+    transformObject: (documentObject) =>
+      'openapiObject' in documentObject
+        ? withMultipartBodies(documentObject.openapiObject)
+        : documentObject.swaggerObject,
     refResolver: {
       // Named shapes keep their names as components instead of def-N.
       buildLocalReference: (json, _baseUri, _fragment, i) =>
