@@ -1,6 +1,6 @@
 // Streams an upload into storage while hashing it (DESIGN §10, spec/extensions.md §2.1: SHA-1, SHA-256 and
-// SHA-512, memory flat whatever the size). The kind is detected from the first bytes before the object is written, so the object is stored with
-// its real content type and downloads need no second look at the bytes.
+// SHA-512, memory flat whatever the size). The kind is detected from the first bytes before the object is
+// written, so the object is stored with its real content type and downloads need no second look at the bytes.
 import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
 import { finished, Transform } from 'node:stream';
