@@ -3,7 +3,12 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
+import { withoutUnusedSchemas } from './openapi-components.js';
+import { withExamples } from './openapi-examples.js';
 import { withMultipartBodies } from './openapi-multipart.js';
+import { withOpenApiPaths } from './openapi-paths.js';
+import { withDerivedResponses } from './openapi-responses.js';
+import { collectRouteFacts } from './openapi-route-facts.js';
 import { namedSchemas } from './schemas.js';
 
 export const API_TAGS = [
@@ -59,6 +64,8 @@ export const OPTIONAL_AUTH: Array<Record<string, string[]>> = [{}, ...SECURED];
 
 export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
   for (const schema of namedSchemas()) app.addSchema(schema);
+  // Registered before every module, so each route's facts are known when the document is finished.
+  const routeFacts = collectRouteFacts(app);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -80,9 +87,17 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       },
     },
     // Post-processes the finished document (one function per concern, each in its own openapi-*.ts file).
+    // Order matters: the multipart and responses steps look routes up by the paths Fastify registered, which the
+    // paths step then renames; examples come last so they cover every response the steps before added.
     transformObject: (documentObject) =>
       'openapiObject' in documentObject
-        ? withMultipartBodies(documentObject.openapiObject)
+        ? withoutUnusedSchemas(
+            withExamples(
+              withOpenApiPaths(
+                withDerivedResponses(withMultipartBodies(documentObject.openapiObject), routeFacts),
+              ),
+            ),
+          )
         : documentObject.swaggerObject,
     refResolver: {
       // Named shapes keep their names as components instead of def-N.
