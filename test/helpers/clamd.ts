@@ -24,7 +24,7 @@ export interface Clamd {
   url: string;
   /** Stops the daemon (the address stays reserved for start()). */
   stop(): Promise<void>;
-  /** Starts it again on the same address. */
+  /** Starts it again on the same address (nothing when it runs). */
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -68,10 +68,15 @@ export async function startClamd(options: { streamMaxBytes?: number; tcp?: boole
   const address = parseClamdAddress(url);
 
   async function start(): Promise<void> {
+    if (child !== undefined && child.exitCode === null) return;
     // A unix socket left by a killed daemon makes clamd refuse to start.
     if (!options.tcp && existsSync(socketPath)) rmSync(socketPath);
     const spawned = spawn(CLAMD_BINARY, ['-c', configPath], { stdio: 'ignore' });
     child = spawned;
+    // A test process that dies without close() must not leave a daemon behind.
+    const killOnExit = () => spawned.kill('SIGKILL');
+    process.once('exit', killOnExit);
+    spawned.once('exit', () => process.off('exit', killOnExit));
     let exited = false;
     spawned.once('exit', () => (exited = true));
     const deadline = Date.now() + 15_000;
