@@ -87,13 +87,69 @@ function generated(size: number): Readable {
   });
 }
 
-async function* multipartBody(boundary: string, fileName: string, size: number): AsyncGenerator<Buffer> {
+/**
+ * A plugin JAR of about `size` bytes, produced on demand: STOREd 1 MiB entries of pseudo-random bytes, then
+ * `smallEntries` tiny ones and a manifest.json, then the central directory (the only part held in memory). CRCs
+ * are left at zero: the inspection reads the directory, never the content.
+ */
+function* generatedJar(size: number, smallEntries: number): Generator<Buffer> {
+  const directory: Buffer[] = [];
+  let offset = 0;
+  const entry = function* (name: string, data: Buffer): Generator<Buffer> {
+    const encodedName = Buffer.from(name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(encodedName.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(encodedName.length, 28);
+    central.writeUInt32LE(offset, 42);
+    directory.push(central, encodedName);
+    offset += 30 + encodedName.length + data.length;
+    yield Buffer.concat([local, encodedName]);
+    yield data;
+  };
+  const block = randomBytes(MIB);
+  const manifest = Buffer.from(
+    JSON.stringify({ Group: 'bench', Name: 'Bench', Version: '1.0.0', Dependencies: { 'Hytale:Core': '*' } }),
+  );
+  for (let index = 0; offset + MIB < size - smallEntries * 100; index += 1) {
+    block[0] = index % 256;
+    yield* entry(`data/blob-${index}.bin`, Buffer.from(block));
+  }
+  for (let index = 0; index < smallEntries; index += 1)
+    yield* entry(`assets/item-${index}.json`, Buffer.from('{}'));
+  yield* entry('manifest.json', manifest);
+  const centralDirectory = Buffer.concat(directory);
+  const count = directory.length / 2;
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(count, 8);
+  end.writeUInt16LE(count, 10);
+  end.writeUInt32LE(centralDirectory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  yield centralDirectory;
+  yield end;
+}
+
+async function* multipartBody(
+  boundary: string,
+  fileName: string,
+  content: AsyncIterable<Buffer> | Iterable<Buffer>,
+): AsyncGenerator<Buffer> {
   yield Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="displayName"\r\n\r\nBench file\r\n` +
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n` +
       'Content-Type: application/octet-stream\r\n\r\n',
   );
-  for await (const chunk of generated(size)) yield chunk as Buffer;
+  for await (const chunk of content) yield chunk;
   yield Buffer.from(`\r\n--${boundary}--\r\n`);
 }
 
@@ -170,15 +226,22 @@ async function main(): Promise<void> {
     if (result.status >= 300) throw new Error(`${method} ${path}: ${result.status} ${result.body}`);
     return JSON.parse(result.body) as Record<string, unknown>;
   };
-  const upload = async (resourceId: string, versionId: string, name: string, size: number) => {
+  const upload = async (
+    resourceId: string,
+    versionId: string,
+    name: string,
+    content: number | Iterable<Buffer>,
+  ) => {
     const boundary = `bench${randomBytes(8).toString('hex')}`;
+    const body = typeof content === 'number' ? (generated(content) as AsyncIterable<Buffer>) : content;
     const result = await send(port, {
       method: 'POST',
       path: `/resources/${resourceId}/versions/${versionId}/files`,
       headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
-      body: Readable.from(multipartBody(boundary, name, size)),
+      body: Readable.from(multipartBody(boundary, name, body)),
     });
     if (result.status !== 201) throw new Error(`upload ${name}: ${result.status} ${result.body}`);
+    return JSON.parse(result.body) as { inspection: { format: string; entries: number } | null };
   };
 
   try {
@@ -201,8 +264,21 @@ async function main(): Promise<void> {
 
     const big = await newVersion('1.0.0');
     const started = Date.now();
-    const uploadResult = await peakGrowth(child, () => upload(resourceId, big, 'big.bin', UPLOAD_BYTES));
+    const uploadResult = await peakGrowth(child, async () => {
+      await upload(resourceId, big, 'big.bin', UPLOAD_BYTES);
+    });
     const uploadSeconds = (Date.now() - started) / 1000;
+
+    // Inspection at upload (§2.3): a 100 MiB plugin JAR with 20,000 small entries; the directory is read back
+    // from storage by range after the upload, so the difference with the plain upload is the inspection's cost.
+    const jarVersion = await newVersion('1.1.0');
+    const jarStarted = Date.now();
+    let jarInspection = '';
+    const jarResult = await peakGrowth(child, async () => {
+      const file = await upload(resourceId, jarVersion, 'plugin.jar', generatedJar(UPLOAD_BYTES, 20_000));
+      jarInspection = `${file.inspection?.format}, ${file.inspection?.entries} entries`;
+    });
+    const jarSeconds = (Date.now() - jarStarted) / 1000;
 
     const three = await newVersion('2.0.0');
     for (const [index, size] of ZIP_FILE_BYTES.entries())
@@ -225,7 +301,13 @@ async function main(): Promise<void> {
     console.log('\nserver RSS growth (peak during the transfer − RSS just before), target < 64 MiB\n');
     console.log(
       `upload 100 MiB file (streamed multipart): ${mib(uploadResult.growth)} over ${mib(uploadResult.base)} ` +
-        `in ${uploadSeconds.toFixed(1)} s — ${verdict(uploadResult.growth)}`,
+        `in ${uploadSeconds.toFixed(1)} s (${(UPLOAD_BYTES / MIB / uploadSeconds).toFixed(0)} MiB/s) — ` +
+        verdict(uploadResult.growth),
+    );
+    console.log(
+      `upload 100 MiB plugin JAR with inspection (${jarInspection}): ${mib(jarResult.growth)} over ` +
+        `${mib(jarResult.base)} in ${jarSeconds.toFixed(1)} s (${(UPLOAD_BYTES / MIB / jarSeconds).toFixed(0)} MiB/s)` +
+        ` — ${verdict(jarResult.growth)}`,
     );
     console.log(
       `download 3-file version as ZIP (${ZIP_FILE_BYTES.map(mib).join(' + ')}, ${zipBytes}): ${mib(zipResult.growth)} ` +
