@@ -8,24 +8,35 @@ import { recordAudit } from '../../audit/record.js';
 import type { ResourceHead } from '../../resources/resources.repo.js';
 import { findUserById } from '../../users/users.repo.js';
 import { listFiles } from '../version-files/version-files.repo.js';
+import type { VersionFileRow } from '../version-files/version-files.repo.js';
 import { recordLatestChanged, recordVersionEvent } from '../version-events.js';
 import * as repo from '../versions.repo.js';
 import type { VersionRow } from '../versions.repo.js';
 
+/** Scan states that let a file through (§2.4): clean, or no scanner configured. */
+const PASSING_SCANS: ReadonlySet<string> = new Set(['CLEAN', 'NOT_SCANNED']);
+
 /**
- * Whether every file of the version is clean. Today: the version has files and each one is stored whole (a key,
- * a size and its digests). The rules of spec/extensions.md §2 plug in HERE and nowhere else: inspected clean
- * (§2.3), scanned CLEAN or NOT_SCANNED and no `duplicateOf` (§2.4), once those columns exist.
+ * Whether one file is clean (spec/extensions.md §2): stored whole (a key, a size and its digests), scanned
+ * CLEAN or NOT_SCANNED (PENDING, INFECTED and ERROR wait for a moderator), and not a duplicate of another
+ * owner's file. Inspection adds no rule here: an unsafe archive is refused at upload and never gets a row, and
+ * inspection warnings (nested archives, native code) are common in honest plugins — the moderator sees them.
  */
+export function fileIsClean(file: VersionFileRow): boolean {
+  return (
+    file.storage_key !== '' &&
+    Number(file.file_size) > 0 &&
+    file.sha256 !== '' &&
+    file.sha1 !== '' &&
+    PASSING_SCANS.has(file.scan_status) &&
+    file.duplicate_of_file_id === null
+  );
+}
+
+/** Whether the version has files and every one is clean (fileIsClean): the only gate of auto-approval. */
 export async function filesAreClean(trx: Transaction<DB>, versionId: string): Promise<boolean> {
   const files = await listFiles(trx, versionId);
-  return (
-    files.length > 0 &&
-    files.every(
-      (file) =>
-        file.storage_key !== '' && Number(file.file_size) > 0 && file.sha256 !== '' && file.sha1 !== '',
-    )
-  );
+  return files.length > 0 && files.every(fileIsClean);
 }
 
 /**
