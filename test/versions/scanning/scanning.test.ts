@@ -13,7 +13,7 @@ import type { Clamd } from '../../helpers/clamd.js';
 import type { TestUser } from '../../helpers/factories.js';
 import { expectError } from '../../helpers/http.js';
 import { readEvents } from '../../events/helpers/feed.js';
-import { createResourceCast, resourceFor } from '../../resources/helpers.js';
+import { createResource, createResourceCast, moderate, resourceFor } from '../../resources/helpers.js';
 import type { ResourceBody, ResourceCast } from '../../resources/helpers.js';
 import { act, createVersion, readVersion, unzip, uploadFile, versionUrl } from '../helpers.js';
 
@@ -308,5 +308,46 @@ describe('the claim', () => {
     expect(during.map((file) => file.id)).not.toContain(fileIds[0]);
     const again = await claimDueFiles(db, dialect, at(60_000), at(120_000), 100);
     expect(again.map((file) => file.id)).toContain(fileIds[0]);
+  });
+});
+
+describe("a trusted creator's submission that waited for its scan", () => {
+  it('is approved automatically when the last scan is CLEAN; an untrusted one or an INFECTED file waits', async () => {
+    const trusted = cast.maintainer;
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: `/admin/users/${trusted.id}`,
+      headers: cast.admin.headers,
+      payload: { trusted: true },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const own = await createResource(t.app, trusted);
+    await moderate(t.app, cast.moderator, own.id, 'APPROVE');
+    const submitted = async (user: TestUser, resourceId: string, file: { data: Buffer; name: string }) => {
+      const version = await createVersion(t.app, user, resourceId);
+      await uploadFile(t.app, user, resourceId, version.id, file);
+      const moved = await act(t.app, user, resourceId, version.id, 'submit');
+      // The file is not scanned yet: no automatic approval at submission.
+      expect(moved.status).toBe('PENDING');
+      return version.id;
+    };
+    const cleanOne = await submitted(trusted, own.id, clean('trusted.txt'));
+    const infectedOne = await submitted(trusted, own.id, infected());
+    const untrusted = await submitted(cast.owner, resource.id, clean('untrusted.txt'));
+    await scanNow();
+    expect(await readVersion(t.app, trusted, own.id, cleanOne)).toMatchObject({
+      status: 'APPROVED',
+      isLatest: true,
+    });
+    const history = await t.app.context.database.db
+      .selectFrom('version_moderation_events')
+      .select(['action', 'actor_id', 'automatic'])
+      .where('version_id', '=', cleanOne)
+      .where('action', '=', 'APPROVE')
+      .execute();
+    expect(history).toEqual([{ action: 'APPROVE', actor_id: null, automatic: expect.anything() }]);
+    expect(Boolean(history[0]!.automatic)).toBe(true);
+    expect((await readVersion(t.app, trusted, own.id, infectedOne)).status).toBe('PENDING');
+    expect((await readVersion(t.app, cast.owner, resource.id, untrusted)).status).toBe('PENDING');
   });
 });
