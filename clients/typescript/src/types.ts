@@ -38,7 +38,6 @@ export type SuccessBody<O> = O extends { responses: infer R }
 /** Every operation's possible error codes: the `code` of the document's Error shape, plus codes added later. */
 export type KnownErrorCode = components['schemas']['Error']['code'];
 // `string & {}` keeps the known codes in editor completion while accepting a code a newer server may send.
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- that is exactly what the idiom needs
 export type ErrorCode = KnownErrorCode | (string & {});
 
 interface CommonOptions {
