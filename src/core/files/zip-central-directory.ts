@@ -176,13 +176,14 @@ function parseCentralRecord(record: Buffer): ZipDirectoryEntry {
 }
 
 /**
- * The central directory's entries in order, parsed from one streamed range read. Stopping the iteration early
+ * The central directory's entries in order, in batches (one per chunk read: an async step per entry would cost
+ * more than parsing it), parsed from one streamed range read. Stopping the iteration early
  * (break, throw) closes the read. Throws ZipFormatError when the records do not match the declared count and size.
  */
 export async function* readZipDirectory(
   source: RangeSource,
   end: ZipDirectoryEnd,
-): AsyncGenerator<ZipDirectoryEntry> {
+): AsyncGenerator<ZipDirectoryEntry[]> {
   if (end.entryCount * CENTRAL_LENGTH > end.directorySize) {
     throw new ZipFormatError('The central directory is smaller than its declared entries');
   }
@@ -195,6 +196,7 @@ export async function* readZipDirectory(
     for await (const chunk of body) {
       pending = pending.length === 0 ? (chunk as Buffer) : Buffer.concat([pending, chunk as Buffer]);
       let at = 0;
+      const batch: ZipDirectoryEntry[] = [];
       while (pending.length - at >= CENTRAL_LENGTH) {
         if (pending.readUInt32LE(at) !== CENTRAL_SIGNATURE) {
           throw new ZipFormatError(`Bad central directory record at entry ${seen}`);
@@ -207,9 +209,10 @@ export async function* readZipDirectory(
         if (pending.length - at < length) break;
         seen += 1;
         if (seen > end.entryCount) throw new ZipFormatError('More entries than the archive declares');
-        yield parseCentralRecord(pending.subarray(at, at + length));
+        batch.push(parseCentralRecord(pending.subarray(at, at + length)));
         at += length;
       }
+      if (batch.length > 0) yield batch;
       consumed += at;
       // A copy: the leftover is at most one record, and a slice would pin the whole chunk.
       pending = at === pending.length ? Buffer.alloc(0) : Buffer.from(pending.subarray(at));

@@ -109,15 +109,17 @@ async function inspectArchive(source: RangeSource): Promise<FileInspectionView> 
   const names = new Set<string>();
   let uncompressedSize = 0;
   let manifestEntry: ZipDirectoryEntry | undefined;
-  for await (const entry of readZipDirectory(source, end)) {
-    refuseName(entry);
-    uncompressedSize += entry.uncompressedSize;
-    refuseSizes(uncompressedSize, source.size, false);
-    for (const warning of entryWarnings(entry)) warnings.add(warning);
-    if (names.has(entry.name)) warnings.add('DUPLICATE_ENTRY');
-    else names.add(entry.name);
-    // The first one, as a reader that stops at the first match would take it.
-    if (entry.name === MANIFEST_NAME && manifestEntry === undefined) manifestEntry = entry;
+  for await (const batch of readZipDirectory(source, end)) {
+    for (const entry of batch) {
+      refuseName(entry);
+      uncompressedSize += entry.uncompressedSize;
+      refuseSizes(uncompressedSize, source.size, false);
+      for (const warning of entryWarnings(entry)) warnings.add(warning);
+      if (names.has(entry.name)) warnings.add('DUPLICATE_ENTRY');
+      else names.add(entry.name);
+      // The first one, as a reader that stops at the first match would take it.
+      if (entry.name === MANIFEST_NAME && manifestEntry === undefined) manifestEntry = entry;
+    }
   }
   refuseSizes(uncompressedSize, source.size, true);
 
