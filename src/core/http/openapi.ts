@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import { withoutUnusedSchemas } from './openapi-components.js';
+import { withConventions } from './openapi-conventions.js';
 import { withExamples } from './openapi-examples.js';
 import { withMultipartBodies } from './openapi-multipart.js';
 import { withOpenApiPaths } from './openapi-paths.js';
@@ -94,7 +95,10 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         ? withoutUnusedSchemas(
             withExamples(
               withOpenApiPaths(
-                withDerivedResponses(withMultipartBodies(documentObject.openapiObject), routeFacts),
+                withDerivedResponses(
+                  withConventions(withMultipartBodies(documentObject.openapiObject)),
+                  routeFacts,
+                ),
               ),
             ),
           )
