@@ -273,6 +273,34 @@ describe('newest: by approval time, then creation time', () => {
   });
 });
 
+describe('dependencies in the answers', () => {
+  it('the version object carries its dependencies, in the single and the bulk lookup', async () => {
+    const target = await resourceFor(t.app, cast, 'USER', 'APPROVED');
+    const resource = await resourceFor(t.app, cast, 'USER', 'APPROVED');
+    const content = uniqueContent('with-deps');
+    const version = await createVersion(t.app, cast.owner, resource.id, {
+      dependencies: [
+        { type: 'REQUIRED', resourceId: target.id },
+        { type: 'OPTIONAL', externalName: 'Elsewhere', externalUrl: 'https://example.test/x' },
+      ],
+    });
+    await uploadFile(t.app, cast.owner, resource.id, version.id, { data: content, name: 'deps.txt' });
+    await act(t.app, cast.owner, resource.id, version.id, 'submit');
+    await act(t.app, cast.moderator, resource.id, version.id, 'approve');
+    const hash = digest('sha512', content);
+    const expected = [
+      expect.objectContaining({ type: 'REQUIRED', resourceId: target.id, externalName: null }),
+      expect.objectContaining({ type: 'OPTIONAL', resourceId: null, externalName: 'Elsewhere' }),
+    ];
+    const single = (await byHash(hash)).json() as { version: { dependencies: unknown[] } };
+    expect(single.version.dependencies).toEqual(expected);
+    const bulk = (await lookup({ hashes: [hash] })).json() as {
+      files: Record<string, { version: { dependencies: unknown[] } }>;
+    };
+    expect(bulk.files[hash]!.version.dependencies).toEqual(expected);
+  });
+});
+
 describe('POST /version-files/lookup', () => {
   it('answers by lower-case hash, the found ones only; repeats and any case are fine', async () => {
     const resource = await resourceFor(t.app, cast, 'USER', 'APPROVED');

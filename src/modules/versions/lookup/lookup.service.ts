@@ -132,7 +132,7 @@ export function createLookupService(deps: {
     const [files, gameVersions, dependencies] = await Promise.all([
       listFilesOf(db, ids),
       listGameVersionsOf(db, ids),
-      loadDependencies(db, ids),
+      loadDependencies(db, ids, urls),
     ]);
     const filesOf = groupBy<VersionFileRow>(files, (file) => file.version_id);
     const gameVersionsOf = groupBy<VersionGameVersionRow>(gameVersions, (row) => row.version_id);
