@@ -9,7 +9,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Liveness: the process answers */
+    /**
+     * Liveness: the process answers
+     * @description Answers 200 as long as the process serves requests, without touching any dependency. Public and not rate limited: meant for a liveness probe.
+     */
     get: operations['getHealth'];
     put?: never;
     post?: never;
@@ -26,7 +29,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Readiness: 200 when every critical dependency answers, 503 when one is down or the process is stopping */
+    /**
+     * Readiness: 200 when every critical dependency answers, 503 when one is down or the process is stopping
+     * @description Checks every registered dependency (database, storage, optional ones such as Redis) and answers 503 when a critical one is down or the process is shutting down. Public and not rate limited: meant for a load balancer's readiness probe.
+     */
     get: operations['getReadiness'];
     put?: never;
     post?: never;
@@ -43,7 +49,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** This OpenAPI document */
+    /**
+     * This OpenAPI document
+     * @description The OpenAPI 3.1 description of every public operation of this API, generated from the route schemas; the interactive view is at /docs. Public.
+     */
     get: operations['getOpenApiDocument'];
     put?: never;
     post?: never;
@@ -62,7 +71,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Create an account */
+    /**
+     * Create an account
+     * @description Creates an account from a unique username and email and a password. Public; attempts are limited per client address, like login (429).
+     */
     post: operations['register'];
     delete?: never;
     options?: never;
@@ -79,7 +91,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Log in with username or email; returns a bearer token valid 30 days */
+    /**
+     * Log in with username or email; returns a bearer token valid 30 days
+     * @description Exchanges a username or email and the password for a bearer token valid 30 days. Public; attempts are limited per client address (429), and an account that may not log in gets 403.
+     */
     post: operations['login'];
     delete?: never;
     options?: never;
@@ -96,7 +111,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Revoke the bearer token used for this request */
+    /**
+     * Revoke the bearer token used for this request
+     * @description Revokes the bearer token that authenticated this request; later requests with it get 401. API keys are revoked with DELETE /users/me/api-keys/{keyId} instead.
+     */
     post: operations['logout'];
     delete?: never;
     options?: never;
@@ -158,7 +176,10 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Revoke an API key; it fails on the very next request */
+    /**
+     * Revoke an API key; it fails on the very next request
+     * @description Revokes one of your API keys; the very next request made with it gets 401. Needs credentials; only your own keys.
+     */
     delete: operations['deleteApiKey'];
     options?: never;
     head?: never;
@@ -172,14 +193,20 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Your private profile */
+    /**
+     * Your private profile
+     * @description Your own profile, including the fields only you see. Needs credentials.
+     */
     get: operations['getMyProfile'];
     put?: never;
     post?: never;
     delete?: never;
     options?: never;
     head?: never;
-    /** Edit your profile (displayName, bio, location, website; null clears) */
+    /**
+     * Edit your profile (displayName, bio, location, website; null clears)
+     * @description Changes the fields sent (displayName, bio, location, website); null clears a field, absent fields stay. Needs credentials; you can only edit your own profile.
+     */
     patch: operations['updateMyProfile'];
     trace?: never;
   };
@@ -197,7 +224,10 @@ export interface paths {
      * @description multipart/form-data with one file field `image` (PNG, JPG or WEBP; at most 5 MiB and 25 megapixels). The image is re-encoded and its metadata stripped.
      */
     post: operations['uploadMyImage'];
-    /** Remove your avatar (the default avatar is shown again) */
+    /**
+     * Remove your avatar (the default avatar is shown again)
+     * @description Removes your uploaded avatar and shows the default avatar again. Needs credentials.
+     */
     delete: operations['deleteMyImage'];
     options?: never;
     head?: never;
@@ -218,7 +248,10 @@ export interface paths {
      * @description multipart/form-data with one file field `banner` (PNG, JPG or WEBP; at most 5 MiB and 25 megapixels). The image is re-encoded and its metadata stripped.
      */
     post: operations['uploadMyBanner'];
-    /** Remove your profile banner */
+    /**
+     * Remove your profile banner
+     * @description Removes your profile banner. Needs credentials.
+     */
     delete: operations['deleteMyBanner'];
     options?: never;
     head?: never;
@@ -232,7 +265,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Find users by username or display name */
+    /**
+     * Find users by username or display name
+     * @description Finds users whose username or display name matches the query. Needs credentials.
+     */
     get: operations['searchUsers'];
     put?: never;
     post?: never;
@@ -249,7 +285,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Public profile by username (isFollowing when authenticated) */
+    /**
+     * Public profile by username (isFollowing when authenticated)
+     * @description The public profile of a user by username. Public; with credentials the answer also says whether you follow them (isFollowing).
+     */
     get: operations['getUserByUsername'];
     put?: never;
     post?: never;
@@ -266,7 +305,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Public profile by id */
+    /**
+     * Public profile by id
+     * @description The public profile of a user by id. Public; an unknown id is 404.
+     */
     get: operations['getUser'];
     put?: never;
     post?: never;
@@ -285,9 +327,15 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Follow a user (idempotent; following yourself is 400) */
+    /**
+     * Follow a user (idempotent; following yourself is 400)
+     * @description Starts following a user; following someone you already follow changes nothing, following yourself is 400. Needs credentials.
+     */
     post: operations['followUser'];
-    /** Stop following a user (idempotent) */
+    /**
+     * Stop following a user (idempotent)
+     * @description Stops following a user; repeating it changes nothing. Needs credentials.
+     */
     delete: operations['unfollowUser'];
     options?: never;
     head?: never;
@@ -301,7 +349,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Your followers (only your own list; another user's id is 403) */
+    /**
+     * Your followers (only your own list; another user's id is 403)
+     * @description The users in your followers list. Only your own list: another user's id is 403.
+     */
     get: operations['listFollowers'];
     put?: never;
     post?: never;
@@ -318,7 +369,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Your following (only your own list; another user's id is 403) */
+    /**
+     * Your following (only your own list; another user's id is 403)
+     * @description The users in your following list. Only your own list: another user's id is 403.
+     */
     get: operations['listFollowing'];
     put?: never;
     post?: never;
@@ -335,10 +389,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List the social links (ordered) */
+    /**
+     * List the social links (ordered)
+     * @description The social links in display order. Readable by anyone for teams and servers they may see; a profile's own list needs credentials.
+     */
     get: operations['listProfileSocialLinks'];
     put?: never;
-    /** Add a social link (at most 10) */
+    /**
+     * Add a social link (at most 10)
+     * @description Adds a social link (platform and http(s) URL) at the end of the list; at most 10 (409). Only who may edit the profile, team or server.
+     */
     post: operations['createProfileSocialLink'];
     delete?: never;
     options?: never;
@@ -359,7 +419,10 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    /** Reorder the social links; linkIds must list exactly the existing ids */
+    /**
+     * Reorder the social links; linkIds must list exactly the existing ids
+     * @description Sets the display order: linkIds must list every existing link id exactly once (else 400). Only who may edit the profile, team or server.
+     */
     patch: operations['reorderProfileSocialLinks'];
     trace?: never;
   };
@@ -373,11 +436,17 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Remove a social link (the others keep a gapless order) */
+    /**
+     * Remove a social link (the others keep a gapless order)
+     * @description Removes one social link; the others close the gap in the order. Only who may edit the profile, team or server.
+     */
     delete: operations['deleteProfileSocialLink'];
     options?: never;
     head?: never;
-    /** Change a social link */
+    /**
+     * Change a social link
+     * @description Changes the platform or URL of one social link. Only who may edit the profile, team or server.
+     */
     patch: operations['updateProfileSocialLink'];
     trace?: never;
   };
@@ -412,7 +481,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The teams you belong to, with your role, by name */
+    /**
+     * The teams you belong to, with your role, by name
+     * @description Every team you are a member of, with your role in each, sorted by name. Needs credentials.
+     */
     get: operations['listMyTeams'];
     put?: never;
     post?: never;
@@ -429,7 +501,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A team by slug, with its members and social links */
+    /**
+     * A team by slug, with its members and social links
+     * @description A team by its slug, with its members and social links. Public.
+     */
     get: operations['getTeamBySlug'];
     put?: never;
     post?: never;
@@ -456,7 +531,10 @@ export interface paths {
     delete: operations['deleteTeam'];
     options?: never;
     head?: never;
-    /** Edit a team (owner or admin): name, description (null or empty clears it) */
+    /**
+     * Edit a team (owner or admin): name, description (null or empty clears it)
+     * @description Changes a team's name or description (null or an empty description clears it). Only the team's owner or admins; other callers get 403, and a team they cannot see is 404.
+     */
     patch: operations['updateTeam'];
     trace?: never;
   };
@@ -474,7 +552,10 @@ export interface paths {
      * @description multipart/form-data with one file field `logo` (PNG, JPG or WEBP; at most 5 MiB and 25 megapixels), scaled to fit 512x512. The image is re-encoded and its metadata stripped.
      */
     post: operations['uploadTeamLogo'];
-    /** Remove the team logo (owner or admin) */
+    /**
+     * Remove the team logo (owner or admin)
+     * @description Removes the team's logo image. Only the team's owner or admins.
+     */
     delete: operations['deleteTeamLogo'];
     options?: never;
     head?: never;
@@ -495,7 +576,10 @@ export interface paths {
      * @description multipart/form-data with one file field `banner` (PNG, JPG or WEBP; at most 5 MiB and 25 megapixels), scaled to fit 1920x1080. The image is re-encoded and its metadata stripped.
      */
     post: operations['uploadTeamBanner'];
-    /** Remove the team banner (owner or admin) */
+    /**
+     * Remove the team banner (owner or admin)
+     * @description Removes the team's banner image. Only the team's owner or admins.
+     */
     delete: operations['deleteTeamBanner'];
     options?: never;
     head?: never;
@@ -509,7 +593,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The team's invitations, newest first (any team member) */
+    /**
+     * The team's invitations, newest first (any team member)
+     * @description The team's invitations, newest first. Any member of the team may read them; others get 403 or 404.
+     */
     get: operations['listTeamInvitations'];
     put?: never;
     /**
@@ -533,7 +620,10 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Cancel a pending invitation (owner or admin; an admin only for MEMBER or MODERATOR ones) */
+    /**
+     * Cancel a pending invitation (owner or admin; an admin only for MEMBER or MODERATOR ones)
+     * @description Cancels a pending invitation. The team owner may cancel any; an admin only invitations for the MEMBER or MODERATOR role.
+     */
     delete: operations['cancelTeamInvitation'];
     options?: never;
     head?: never;
@@ -547,7 +637,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Your team invitations, newest first */
+    /**
+     * Your team invitations, newest first
+     * @description The invitations addressed to you, newest first, so you can accept or decline them. Needs credentials.
+     */
     get: operations['listMyTeamInvitations'];
     put?: never;
     post?: never;
@@ -628,10 +721,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List the social links (ordered) */
+    /**
+     * List the social links (ordered)
+     * @description The social links in display order. Readable by anyone for teams and servers they may see; a profile's own list needs credentials.
+     */
     get: operations['listTeamSocialLinks'];
     put?: never;
-    /** Add a social link (at most 10) */
+    /**
+     * Add a social link (at most 10)
+     * @description Adds a social link (platform and http(s) URL) at the end of the list; at most 10 (409). Only who may edit the profile, team or server.
+     */
     post: operations['createTeamSocialLink'];
     delete?: never;
     options?: never;
@@ -652,7 +751,10 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    /** Reorder the social links; linkIds must list exactly the existing ids */
+    /**
+     * Reorder the social links; linkIds must list exactly the existing ids
+     * @description Sets the display order: linkIds must list every existing link id exactly once (else 400). Only who may edit the profile, team or server.
+     */
     patch: operations['reorderTeamSocialLinks'];
     trace?: never;
   };
@@ -666,11 +768,17 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Remove a social link (the others keep a gapless order) */
+    /**
+     * Remove a social link (the others keep a gapless order)
+     * @description Removes one social link; the others close the gap in the order. Only who may edit the profile, team or server.
+     */
     delete: operations['deleteTeamSocialLink'];
     options?: never;
     head?: never;
-    /** Change a social link */
+    /**
+     * Change a social link
+     * @description Changes the platform or URL of one social link. Only who may edit the profile, team or server.
+     */
     patch: operations['updateTeamSocialLink'];
     trace?: never;
   };
@@ -681,7 +789,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List accounts (admin or super admin) */
+    /**
+     * List accounts (admin or super admin)
+     * @description Lists accounts with their role, status and trusted flag, for account administration. Admins and super admins only.
+     */
     get: operations['listUsersForAdmin'];
     put?: never;
     post?: never;
@@ -704,7 +815,10 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    /** Change an account role (super admin), status or trusted flag (admin or super admin) */
+    /**
+     * Change an account role (super admin), status or trusted flag (admin or super admin)
+     * @description Changes an account's status or trusted flag (admins and super admins) or its role (super admins only).
+     */
     patch: operations['updateUserForAdmin'];
     trace?: never;
   };
@@ -794,7 +908,10 @@ export interface paths {
      * @description multipart/form-data with one file field `icon` (PNG, JPG or WEBP; at most 5 MiB and 25 megapixels), scaled to fit 512x512. The image is re-encoded and its metadata stripped.
      */
     post: operations['uploadResourceIcon'];
-    /** Remove the resource icon (owner side or contributor) */
+    /**
+     * Remove the resource icon (owner side or contributor)
+     * @description Removes the resource's icon image. The resource's owner side or a contributor may.
+     */
     delete: operations['deleteResourceIcon'];
     options?: never;
     head?: never;
@@ -815,7 +932,10 @@ export interface paths {
      * @description multipart/form-data with one file field `banner` (PNG, JPG or WEBP; at most 5 MiB and 25 megapixels), scaled to fit 1920x1080. The image is re-encoded and its metadata stripped.
      */
     post: operations['uploadResourceBanner'];
-    /** Remove the resource banner (owner side or contributor) */
+    /**
+     * Remove the resource banner (owner side or contributor)
+     * @description Removes the resource's banner image. The resource's owner side or a contributor may.
+     */
     delete: operations['deleteResourceBanner'];
     options?: never;
     head?: never;
@@ -909,7 +1029,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The moderation queue: PENDING resources, oldest first (moderator, admin) */
+    /**
+     * The moderation queue: PENDING resources, oldest first (moderator, admin)
+     * @description The moderation queue: resources waiting for review (PENDING), oldest first. Moderators and admins only.
+     */
     get: operations['listPendingResources'];
     put?: never;
     post?: never;
@@ -926,7 +1049,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Resources in one moderation status (moderator, admin); PENDING oldest first, others newest first */
+    /**
+     * Resources in one moderation status (moderator, admin); PENDING oldest first, others newest first
+     * @description Resources in one moderation status: PENDING oldest first, the other statuses newest first. Moderators and admins only.
+     */
     get: operations['listResourcesByStatus'];
     put?: never;
     post?: never;
@@ -963,7 +1089,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The moderation history of a resource, oldest first (moderator, admin) */
+    /**
+     * The moderation history of a resource, oldest first (moderator, admin)
+     * @description Every moderation decision on a resource, oldest first, with who made it and why. Moderators and admins only.
+     */
     get: operations['getResourceModerationHistory'];
     put?: never;
     post?: never;
@@ -980,10 +1109,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The external links of a resource, in display order */
+    /**
+     * The external links of a resource, in display order
+     * @description The external links of a resource (source code, wiki, issue tracker…) in display order. Readable by whoever may see the resource.
+     */
     get: operations['listResourceExternalLinks'];
     put?: never;
-    /** Add an external link (owner side or contributor; at most 20, 409 LIMIT_REACHED) */
+    /**
+     * Add an external link (owner side or contributor; at most 20, 409 LIMIT_REACHED)
+     * @description Adds an external link at the end of the list. The resource's owner side or a contributor may; at most 20 links (409 LIMIT_REACHED).
+     */
     post: operations['createResourceExternalLink'];
     delete?: never;
     options?: never;
@@ -1004,7 +1139,10 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    /** Reorder the external links; linkIds must list exactly the existing IDs (else 400) */
+    /**
+     * Reorder the external links; linkIds must list exactly the existing IDs (else 400)
+     * @description Sets the display order of the external links: linkIds must list every existing link id exactly once (else 400). The resource's owner side or a contributor may.
+     */
     patch: operations['reorderResourceExternalLinks'];
     trace?: never;
   };
@@ -1018,11 +1156,17 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Remove an external link (owner side or contributor); the others keep a gapless order */
+    /**
+     * Remove an external link (owner side or contributor); the others keep a gapless order
+     * @description Removes one external link; the others close the gap in the order. The resource's owner side or a contributor may.
+     */
     delete: operations['deleteResourceExternalLink'];
     options?: never;
     head?: never;
-    /** Change the title or URL of an external link (owner side or contributor) */
+    /**
+     * Change the title or URL of an external link (owner side or contributor)
+     * @description Changes the title or URL of one external link. The resource's owner side or a contributor may.
+     */
     patch: operations['updateResourceExternalLink'];
     trace?: never;
   };
@@ -1033,7 +1177,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The contributors of a resource, oldest first */
+    /**
+     * The contributors of a resource, oldest first
+     * @description The users credited on a resource with their roles, oldest first. Readable by whoever may see the resource.
+     */
     get: operations['listResourceContributors'];
     put?: never;
     /**
@@ -1057,11 +1204,17 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Remove a contributor (owner or maintainer); a contributor may remove themselves */
+    /**
+     * Remove a contributor (owner or maintainer); a contributor may remove themselves
+     * @description Removes a contributor from the resource. The owner or a maintainer may remove anyone; a contributor may remove themselves.
+     */
     delete: operations['removeResourceContributor'];
     options?: never;
     head?: never;
-    /** Change a contributor's role (owner or maintainer) */
+    /**
+     * Change a contributor's role (owner or maintainer)
+     * @description Changes a contributor's role on the resource. Only the resource's owner or a maintainer may.
+     */
     patch: operations['updateResourceContributorRole'];
     trace?: never;
   };
@@ -1078,9 +1231,15 @@ export interface paths {
      */
     get: operations['listResourceLikes'];
     put?: never;
-    /** Like a resource (idempotent: repeating it returns the current count) */
+    /**
+     * Like a resource (idempotent: repeating it returns the current count)
+     * @description Adds your like to a resource you may see and returns the current count; repeating it changes nothing. Needs credentials.
+     */
     post: operations['addLikeToResource'];
-    /** Take back your like (idempotent) */
+    /**
+     * Take back your like (idempotent)
+     * @description Takes back your like and returns the current count; repeating it changes nothing. Needs credentials.
+     */
     delete: operations['removeLikeFromResource'];
     options?: never;
     head?: never;
@@ -1094,7 +1253,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Whether you like this resource */
+    /**
+     * Whether you like this resource
+     * @description Whether you have given this resource your like. Needs credentials.
+     */
     get: operations['getMyResourceLike'];
     put?: never;
     post?: never;
@@ -1113,9 +1275,15 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Favorite a resource (idempotent: repeating it returns the current count) */
+    /**
+     * Favorite a resource (idempotent: repeating it returns the current count)
+     * @description Adds your favorite to a resource you may see and returns the current count; repeating it changes nothing. Needs credentials.
+     */
     post: operations['addFavoriteToResource'];
-    /** Take back your favorite (idempotent) */
+    /**
+     * Take back your favorite (idempotent)
+     * @description Takes back your favorite and returns the current count; repeating it changes nothing. Needs credentials.
+     */
     delete: operations['removeFavoriteFromResource'];
     options?: never;
     head?: never;
@@ -1129,7 +1297,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Whether you have favorited this resource */
+    /**
+     * Whether you have favorited this resource
+     * @description Whether you have given this resource your favorite. Needs credentials.
+     */
     get: operations['getMyResourceFavorite'];
     put?: never;
     post?: never;
@@ -1186,7 +1357,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Your temporary images for this resource description */
+    /**
+     * Your temporary images for this resource description
+     * @description The description images you uploaded for this resource that no saved description uses yet. Needs credentials and access to the resource.
+     */
     get: operations['listTemporaryResourceDescriptionImages'];
     put?: never;
     post?: never;
@@ -1206,7 +1380,10 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Delete a description image you uploaded that the saved description does not use */
+    /**
+     * Delete a description image you uploaded that the saved description does not use
+     * @description Deletes a description image you uploaded, as long as the saved resource description does not use it (else 409). Needs credentials.
+     */
     delete: operations['deleteResourceDescriptionImage'];
     options?: never;
     head?: never;
@@ -1220,7 +1397,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Resource categories, for one type or all, in display order */
+    /**
+     * Resource categories, for one type or all, in display order
+     * @description Resource categories in display order, for one resource type or all of them. Public.
+     */
     get: operations['listResourceCategories'];
     put?: never;
     /**
@@ -1244,11 +1424,17 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Delete a resource category (admin); its resources leave it */
+    /**
+     * Delete a resource category (admin); its resources leave it
+     * @description Deletes a resource category; resources in it simply leave it. Admins only.
+     */
     delete: operations['deleteResourceCategory'];
     options?: never;
     head?: never;
-    /** Edit a resource category (admin); its type cannot change */
+    /**
+     * Edit a resource category (admin); its type cannot change
+     * @description Changes a resource category; its resource type cannot change. Admins only.
+     */
     patch: operations['updateResourceCategory'];
     trace?: never;
   };
@@ -1259,7 +1445,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** All resource tags by name; search matches the name case-insensitively */
+    /**
+     * All resource tags by name; search matches the name case-insensitively
+     * @description All resource tags sorted by name, optionally filtered by a case-insensitive match on the name. Public.
+     */
     get: operations['listResourceTags'];
     put?: never;
     /**
@@ -1280,7 +1469,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Tag autocomplete: name or slug contains q; most used first */
+    /**
+     * Tag autocomplete: name or slug contains q; most used first
+     * @description Autocomplete for resource tags: tags whose name or slug contains q, most used first. Public.
+     */
     get: operations['searchResourceTags'];
     put?: never;
     post?: never;
@@ -1297,7 +1489,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The tags most used by resources of a type */
+    /**
+     * The tags most used by resources of a type
+     * @description The tags carried by the most resources of one type, most used first. Public.
+     */
     get: operations['listPopularResourceTags'];
     put?: never;
     post?: never;
@@ -1314,7 +1509,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A resource tag by slug */
+    /**
+     * A resource tag by slug
+     * @description A resource tag by its slug. Public.
+     */
     get: operations['getResourceTagBySlug'];
     put?: never;
     post?: never;
@@ -1331,15 +1529,24 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A resource tag by ID */
+    /**
+     * A resource tag by ID
+     * @description A resource tag by its id. Public.
+     */
     get: operations['getResourceTag'];
     put?: never;
     post?: never;
-    /** Delete a resource tag (admin); resources carrying it lose it */
+    /**
+     * Delete a resource tag (admin); resources carrying it lose it
+     * @description Deletes a resource tag; resources carrying it lose it. Admins only.
+     */
     delete: operations['deleteResourceTag'];
     options?: never;
     head?: never;
-    /** Edit a resource tag (admin) */
+    /**
+     * Edit a resource tag (admin)
+     * @description Changes a resource tag. Admins only.
+     */
     patch: operations['updateResourceTag'];
     trace?: never;
   };
@@ -1350,7 +1557,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Game versions, newest first */
+    /**
+     * Game versions, newest first
+     * @description Every game version resources can declare compatibility with, newest first. Public.
+     */
     get: operations['listGameVersions'];
     put?: never;
     /**
@@ -1374,11 +1584,17 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Delete a game version (admin); resources listing it lose it */
+    /**
+     * Delete a game version (admin); resources listing it lose it
+     * @description Deletes a game version; resources listing it lose it. Admins only.
+     */
     delete: operations['deleteGameVersion'];
     options?: never;
     head?: never;
-    /** Edit a game version (admin) */
+    /**
+     * Edit a game version (admin)
+     * @description Changes a game version. Admins only.
+     */
     patch: operations['updateGameVersion'];
     trace?: never;
   };
@@ -1485,7 +1701,7 @@ export interface paths {
     put?: never;
     /**
      * Submit a DRAFT version for review (→ PENDING); needs at least one file
-     * @description Owner side or contributor (moderators only if they also are). Another status: 409 INVALID_STATUS_TRANSITION; no files: 409 NO_FILES. A trusted creator's submission whose files are all clean is approved in the same request (→ APPROVED, history APPROVE with moderator null and automatic true).
+     * @description Owner side or contributor (moderators only if they also are). Another status: 409 INVALID_STATUS_TRANSITION; no files: 409 NO_FILES; a file the malware scan found INFECTED: 409 FILE_INFECTED (details.fileIds). A trusted creator's submission whose files are all clean is approved in the same request (→ APPROVED, history APPROVE with moderator null and automatic true).
      */
     post: operations['submitVersion'];
     delete?: never;
@@ -1505,7 +1721,7 @@ export interface paths {
     put?: never;
     /**
      * Resubmit a REJECTED version (→ PENDING); needs at least one file
-     * @description Owner side or contributor (moderators only if they also are). Another status: 409 INVALID_STATUS_TRANSITION; no files: 409 NO_FILES.
+     * @description Owner side or contributor (moderators only if they also are). Another status: 409 INVALID_STATUS_TRANSITION; no files: 409 NO_FILES; an INFECTED file: 409 FILE_INFECTED.
      */
     post: operations['resubmitVersion'];
     delete?: never;
@@ -1525,7 +1741,7 @@ export interface paths {
     put?: never;
     /**
      * Approve a PENDING version (→ APPROVED, publicly available)
-     * @description MODERATOR or higher; not on a resource where the moderator is on the owner side or a contributor (403). The version becomes latest when the resource has none. Another status: 409 INVALID_STATUS_TRANSITION.
+     * @description MODERATOR or higher; not on a resource where the moderator is on the owner side or a contributor (403). The version becomes latest when the resource has none. Another status: 409 INVALID_STATUS_TRANSITION; a file the malware scan found INFECTED: 409 FILE_INFECTED.
      */
     post: operations['approveVersion'];
     delete?: never;
@@ -1643,7 +1859,7 @@ export interface paths {
     };
     /**
      * Download one file: 302 to a signed URL valid for one hour
-     * @description Counted once per file (the ZIP: per version), client IP (IPv6: its /64) and UTC day, for APPROVED versions only; IP, user agent and, when authenticated, the user are recorded. The public may download APPROVED (and ARCHIVED) versions of APPROVED resources; the owner side, contributors and moderators any version.
+     * @description Counted once per file (the ZIP: per version), client IP (IPv6: its /64) and UTC day, for APPROVED versions only; IP, user agent and, when authenticated, the user are recorded. The public may download APPROVED (and ARCHIVED) versions of APPROVED resources; the owner side, contributors and moderators any version. A file the malware scan found INFECTED is never served: 404, to everyone.
      */
     get: operations['downloadVersionFile'];
     put?: never;
@@ -1663,7 +1879,7 @@ export interface paths {
     };
     /**
      * Download a version: 302 to its file when it has one, else a ZIP of all its files
-     * @description With several files the answer is a ZIP (`application/zip`, streamed, no Content-Length) named `{resourceSlug}-{versionNumber}.zip`. Counted once per file (the ZIP: per version), client IP (IPv6: its /64) and UTC day, for APPROVED versions only; IP, user agent and, when authenticated, the user are recorded. The public may download APPROVED (and ARCHIVED) versions of APPROVED resources; the owner side, contributors and moderators any version. A version without files is 404.
+     * @description With several files the answer is a ZIP (`application/zip`, streamed, no Content-Length) named `{resourceSlug}-{versionNumber}.zip`. Counted once per file (the ZIP: per version), client IP (IPv6: its /64) and UTC day, for APPROVED versions only; IP, user agent and, when authenticated, the user are recorded. The public may download APPROVED (and ARCHIVED) versions of APPROVED resources; the owner side, contributors and moderators any version. A version without files is 404. Files the malware scan found INFECTED are left out (never in the ZIP, never the redirect); none left: 404.
      */
     get: operations['downloadVersion'];
     put?: never;
@@ -1893,7 +2109,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The reports you filed, newest first */
+    /**
+     * The reports you filed, newest first
+     * @description The reports you filed, newest first, with their current status. Needs credentials.
+     */
     get: operations['listMyReports'];
     put?: never;
     post?: never;
@@ -1954,7 +2173,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A report with its reporter, reported user (and previousReports), resource and history */
+    /**
+     * A report with its reporter, reported user (and previousReports), resource and history
+     * @description One report with its reporter, the reported user (with their previous reports) or resource, and the report's moderation history. Moderators and admins only.
+     */
     get: operations['getReportForModeration'];
     put?: never;
     post?: never;
@@ -1979,7 +2201,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List badges, by name */
+    /**
+     * List badges, by name
+     * @description Every badge, sorted by name. Public.
+     */
     get: operations['listBadges'];
     put?: never;
     /**
@@ -2000,7 +2225,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A badge by slug */
+    /**
+     * A badge by slug
+     * @description A badge by its slug. Public.
+     */
     get: operations['getBadgeBySlug'];
     put?: never;
     post?: never;
@@ -2017,11 +2245,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A badge by id */
+    /**
+     * A badge by id
+     * @description A badge by its id. Public.
+     */
     get: operations['getBadge'];
     put?: never;
     post?: never;
-    /** Delete a badge and take it away from every user (admin or super admin) */
+    /**
+     * Delete a badge and take it away from every user (admin or super admin)
+     * @description Deletes a badge and takes it away from every user holding it. Admins and super admins only.
+     */
     delete: operations['deleteBadge'];
     options?: never;
     head?: never;
@@ -2119,7 +2353,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A server by id (same visibility as by slug) */
+    /**
+     * A server by id (same visibility as by slug)
+     * @description A server by id, with the same visibility rules as the lookup by slug: a server the caller may not see is 404.
+     */
     get: operations['getServer'];
     put?: never;
     post?: never;
@@ -2255,7 +2492,10 @@ export interface paths {
      * @description multipart/form-data with one file field `logo` (PNG, JPG or WEBP; at most 5 MiB and 25 megapixels), scaled to fit 512x512. The image is re-encoded and its metadata stripped.
      */
     post: operations['uploadServerLogo'];
-    /** Remove the server logo (owner or team member) */
+    /**
+     * Remove the server logo (owner or team member)
+     * @description Removes the server's logo image. The server's owner or a member of its team may.
+     */
     delete: operations['deleteServerLogo'];
     options?: never;
     head?: never;
@@ -2276,7 +2516,10 @@ export interface paths {
      * @description multipart/form-data with one file field `banner` (PNG, JPG or WEBP; at most 5 MiB and 25 megapixels), scaled to fit 1920x1080. The image is re-encoded and its metadata stripped.
      */
     post: operations['uploadServerBanner'];
-    /** Remove the server banner (owner or team member) */
+    /**
+     * Remove the server banner (owner or team member)
+     * @description Removes the server's banner image. The server's owner or a member of its team may.
+     */
     delete: operations['deleteServerBanner'];
     options?: never;
     head?: never;
@@ -2370,7 +2613,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The moderation history of a server, oldest first (moderator or admin) */
+    /**
+     * The moderation history of a server, oldest first (moderator or admin)
+     * @description Every moderation decision on a server, oldest first, with who made it and why. Moderators and admins only.
+     */
     get: operations['getServerModerationHistory'];
     put?: never;
     post?: never;
@@ -2387,7 +2633,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Servers in one moderation status, longest-waiting first (moderator or admin) */
+    /**
+     * Servers in one moderation status, longest-waiting first (moderator or admin)
+     * @description Servers in one moderation status, longest-waiting first. Moderators and admins only.
+     */
     get: operations['listServersByModerationStatus'];
     put?: never;
     post?: never;
@@ -2404,10 +2653,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List the social links (ordered) */
+    /**
+     * List the social links (ordered)
+     * @description The social links in display order. Readable by anyone for teams and servers they may see; a profile's own list needs credentials.
+     */
     get: operations['listServerSocialLinks'];
     put?: never;
-    /** Add a social link (at most 10) */
+    /**
+     * Add a social link (at most 10)
+     * @description Adds a social link (platform and http(s) URL) at the end of the list; at most 10 (409). Only who may edit the profile, team or server.
+     */
     post: operations['createServerSocialLink'];
     delete?: never;
     options?: never;
@@ -2428,7 +2683,10 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    /** Reorder the social links; linkIds must list exactly the existing ids */
+    /**
+     * Reorder the social links; linkIds must list exactly the existing ids
+     * @description Sets the display order: linkIds must list every existing link id exactly once (else 400). Only who may edit the profile, team or server.
+     */
     patch: operations['reorderServerSocialLinks'];
     trace?: never;
   };
@@ -2442,11 +2700,17 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Remove a social link (the others keep a gapless order) */
+    /**
+     * Remove a social link (the others keep a gapless order)
+     * @description Removes one social link; the others close the gap in the order. Only who may edit the profile, team or server.
+     */
     delete: operations['deleteServerSocialLink'];
     options?: never;
     head?: never;
-    /** Change a social link */
+    /**
+     * Change a social link
+     * @description Changes the platform or URL of one social link. Only who may edit the profile, team or server.
+     */
     patch: operations['updateServerSocialLink'];
     trace?: never;
   };
@@ -2477,7 +2741,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Your temporary images for this server description */
+    /**
+     * Your temporary images for this server description
+     * @description The description images you uploaded for this server that no saved description uses yet. Needs credentials and access to the server.
+     */
     get: operations['listTemporaryServerDescriptionImages'];
     put?: never;
     post?: never;
@@ -2497,7 +2764,10 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Delete a description image you uploaded that the saved description does not use */
+    /**
+     * Delete a description image you uploaded that the saved description does not use
+     * @description Deletes a description image you uploaded, as long as the saved server description does not use it (else 409). Needs credentials.
+     */
     delete: operations['deleteServerDescriptionImage'];
     options?: never;
     head?: never;
@@ -2511,7 +2781,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List server tags by name; search matches the name case-insensitively */
+    /**
+     * List server tags by name; search matches the name case-insensitively
+     * @description All server tags sorted by name, optionally filtered by a case-insensitive match on the name. Public.
+     */
     get: operations['listServerTags'];
     put?: never;
     /**
@@ -2532,7 +2805,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Autocomplete server tags: names containing q, most used first */
+    /**
+     * Autocomplete server tags: names containing q, most used first
+     * @description Autocomplete for server tags: tags whose name contains q, most used first. Public.
+     */
     get: operations['searchServerTags'];
     put?: never;
     post?: never;
@@ -2549,7 +2825,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The most used server tags (by APPROVED servers) */
+    /**
+     * The most used server tags (by APPROVED servers)
+     * @description The tags carried by the most approved servers, most used first. Public.
+     */
     get: operations['listPopularServerTags'];
     put?: never;
     post?: never;
@@ -2566,15 +2845,24 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A server tag by slug */
+    /**
+     * A server tag by slug
+     * @description A server tag by its slug. Public.
+     */
     get: operations['getServerTag'];
     put?: never;
     post?: never;
-    /** Delete a server tag (admin); servers carrying it lose it */
+    /**
+     * Delete a server tag (admin); servers carrying it lose it
+     * @description Deletes a server tag, addressed by the tag's id; servers carrying it lose it. Admins only.
+     */
     delete: operations['deleteServerTag'];
     options?: never;
     head?: never;
-    /** Edit a server tag (admin): name, description */
+    /**
+     * Edit a server tag (admin): name, description
+     * @description Changes a server tag's name or description, addressed by the tag's id. Admins only.
+     */
     patch: operations['updateServerTag'];
     trace?: never;
   };
@@ -2585,7 +2873,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** All server categories, by order then name */
+    /**
+     * All server categories, by order then name
+     * @description Every server category, by display order then name. Public.
+     */
     get: operations['listServerCategories'];
     put?: never;
     /**
@@ -2606,15 +2897,24 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A server category by slug */
+    /**
+     * A server category by slug
+     * @description A server category by its slug. Public.
+     */
     get: operations['getServerCategory'];
     put?: never;
     post?: never;
-    /** Delete a server category (admin); servers in it leave it */
+    /**
+     * Delete a server category (admin); servers in it leave it
+     * @description Deletes a server category, addressed by the category's id; servers in it leave it. Admins only.
+     */
     delete: operations['deleteServerCategory'];
     options?: never;
     head?: never;
-    /** Edit a server category (admin): name, description, iconUrl, order */
+    /**
+     * Edit a server category (admin): name, description, iconUrl, order
+     * @description Changes a server category's name, description, icon URL or order, addressed by the category's id. Admins only.
+     */
     patch: operations['updateServerCategory'];
     trace?: never;
   };
@@ -3146,6 +3446,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/resources/{resourceId}/dependents': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Resources that depend on this one
+     * @description APPROVED resources whose newest APPROVED version (by approval time, then creation time) declares a dependency on this resource or on one of its versions, with that dependency’s type and the version that declares it. Ordered by name; type filters by dependency type. The resource must be APPROVED (404 otherwise); the answer is the same for every caller.
+     */
+    get: operations['listDependents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/resources/{resourceId}/dependencies/tree': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The REQUIRED dependencies of a version, resolved to versions
+     * @description Breadth first from the version (default the newest APPROVED one; a given versionId must be an APPROVED or ARCHIVED version of this resource, 404 otherwise). A resource target resolves to its newest APPROVED version, a version target to that version while it is publicly visible. Each resource appears once (the shallowest path wins, which cuts cycles); depth stops at 10 and `truncated` says whether anything was left. External, deleted, invisible or unreleased targets are listed in `missing` with a reason. The resource must be APPROVED (404 otherwise); the answer is the same for every caller.
+     */
+    get: operations['getDependencyTree'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/resources/{resourceId}/versions/{versionId}/suggestions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Version number, dependencies and game versions suggested by the primary file's manifest
+     * @description Read from the Hytale plugin manifest.json found when the primary file was uploaded. Dependencies (REQUIRED) and OptionalDependencies (OPTIONAL) keep their manifest identifier as externalName; resourceId is set when a resource the caller may see (not this one) has the identifier, or its part after the last ":", as its slug (slugified) or its name (case-insensitive); a slug match wins, then the most downloaded. gameVersions are the game versions named exactly like ServerVersion (a range matches none). Without a primary file or manifest: versionNumber null and empty lists. Owner side or contributor: a version the caller cannot see is 404, one they see but do not manage 403.
+     */
+    get: operations['getVersionSuggestions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/cdn/{path}': {
     parameters: {
       query?: never;
@@ -3193,29 +3553,21 @@ export interface components {
       page?: number;
     };
     SocialLink: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       platform: string;
       url: string;
       /** @description Display position, from 0 */
       order: number;
     };
-    ProfileBadge: {
-      /** @description Identifier (UUIDv7) */
-      id: string;
-      name: string;
-      slug: string;
-      description: string | null;
-      iconUrl: string | null;
-      color: string | null;
-      /**
-       * Format: date-time
-       * @description ISO 8601 timestamp, UTC
-       */
-      awardedAt: string;
-    };
     UserSummary: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       username: string;
       displayName: string | null;
@@ -3223,7 +3575,10 @@ export interface components {
       image: string;
     };
     PrivateProfile: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       username: string;
       displayName: string | null;
@@ -3234,7 +3589,10 @@ export interface components {
       image: string;
       bannerUrl: string | null;
       badges: {
-        /** @description Identifier (UUIDv7) */
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
         id: string;
         name: string;
         slug: string;
@@ -3244,12 +3602,14 @@ export interface components {
         /**
          * Format: date-time
          * @description ISO 8601 timestamp, UTC
+         * @example 2026-11-24T10:00:00.000Z
          */
         awardedAt: string;
       }[];
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       email: string;
@@ -3260,13 +3620,17 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       suspendedUntil: string | null;
       followerCount: number;
       followingCount: number;
     };
     PublicProfile: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       username: string;
       displayName: string | null;
@@ -3277,7 +3641,10 @@ export interface components {
       image: string;
       bannerUrl: string | null;
       badges: {
-        /** @description Identifier (UUIDv7) */
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
         id: string;
         name: string;
         slug: string;
@@ -3287,16 +3654,21 @@ export interface components {
         /**
          * Format: date-time
          * @description ISO 8601 timestamp, UTC
+         * @example 2026-11-24T10:00:00.000Z
          */
         awardedAt: string;
       }[];
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       socialLinks: {
-        /** @description Identifier (UUIDv7) */
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
         id: string;
         platform: string;
         url: string;
@@ -3309,7 +3681,10 @@ export interface components {
       isFollowing: boolean;
     };
     AdminUser: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       username: string;
       displayName: string | null;
@@ -3320,7 +3695,10 @@ export interface components {
       image: string;
       bannerUrl: string | null;
       badges: {
-        /** @description Identifier (UUIDv7) */
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
         id: string;
         name: string;
         slug: string;
@@ -3330,12 +3708,14 @@ export interface components {
         /**
          * Format: date-time
          * @description ISO 8601 timestamp, UTC
+         * @example 2026-11-24T10:00:00.000Z
          */
         awardedAt: string;
       }[];
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       email: string;
@@ -3346,6 +3726,7 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       suspendedUntil: string | null;
       followerCount: number;
@@ -3354,23 +3735,31 @@ export interface components {
       trusted: boolean;
     };
     ApiKey: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       name: string;
       /** @description First characters of the key, to recognise it */
       prefix: string;
       /** @description What the key may do (cut down to what your role allows) */
       scopes: ('read' | 'write' | 'upload' | 'moderate' | 'admin')[];
-      /** @description The team the key is bound to: it changes only that team and what it owns; reads act as you */
+      /**
+       * @description The team the key is bound to: it changes only that team and what it owns; reads act as you
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       teamId: string | null;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       lastUsedAt: string | null;
       /** @description Client address of the last use (updated at most once a minute) */
@@ -3378,35 +3767,49 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       expiresAt: string | null;
     };
     TeamMember: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       userId: string;
       /**
        * @description MEMBER < MODERATOR < ADMIN < OWNER
        * @enum {string}
        */
       role: 'MEMBER' | 'MODERATOR' | 'ADMIN' | 'OWNER';
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       teamId: string;
       user: components['schemas']['UserSummary'];
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       joinedAt: string;
     };
     TeamListItem: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       name: string;
       slug: string;
       description: string | null;
       logoUrl: string | null;
       bannerUrl: string | null;
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       ownerId: string;
       memberCount: number;
       /** @description Resources owned by the team */
@@ -3416,18 +3819,25 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
     };
     Team: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       name: string;
       slug: string;
       description: string | null;
       logoUrl: string | null;
       bannerUrl: string | null;
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       ownerId: string;
       memberCount: number;
       /** @description Resources owned by the team */
@@ -3437,11 +3847,13 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       updatedAt: string;
       /** @description OWNER first, then by role rank, then oldest first */
@@ -3449,11 +3861,20 @@ export interface components {
       socialLinks: components['schemas']['SocialLink'][];
     };
     TeamInvitation: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       teamId: string;
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       userId: string;
       /**
        * @description OWNER cannot be invited: ownership is handed over with PATCH /teams/:id/members/:memberId
@@ -3465,6 +3886,7 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       /**
@@ -3474,7 +3896,10 @@ export interface components {
       expiresAt: string;
     };
     ServerTag: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       name: string;
       slug: string;
@@ -3484,11 +3909,15 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
     };
     ServerCategory: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       name: string;
       slug: string;
@@ -3501,6 +3930,7 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
     };
@@ -3559,7 +3989,10 @@ export interface components {
       };
     };
     ServerCatalogRef: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       name: string;
       slug: string;
@@ -3568,7 +4001,10 @@ export interface components {
     ServerOwner: {
       /** @enum {string} */
       type: 'USER' | 'TEAM';
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       /** @description USER owners */
       username?: string;
@@ -3584,7 +4020,10 @@ export interface components {
       logoUrl?: string | null;
     };
     ServerSummary: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       name: string;
       slug: string;
@@ -3611,11 +4050,15 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
     };
     ServerListItem: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       name: string;
       slug: string;
@@ -3642,11 +4085,15 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       /** @enum {string} */
       ownerType: 'USER' | 'TEAM';
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       ownerId: string;
       owner: components['schemas']['ServerOwner'];
       /** @description By category order */
@@ -3656,16 +4103,21 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       lastReportedAt: string | null;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       updatedAt: string;
     };
     Server: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       name: string;
       slug: string;
@@ -3692,11 +4144,15 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       /** @enum {string} */
       ownerType: 'USER' | 'TEAM';
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       ownerId: string;
       owner: components['schemas']['ServerOwner'];
       /** @description By category order */
@@ -3706,11 +4162,13 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       lastReportedAt: string | null;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       updatedAt: string;
       /** @description Markdown */
@@ -3727,11 +4185,15 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       lastHeartbeatAt: string | null;
     };
     ServerModerationEvent: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       /**
        * @description RESUBMIT: the owner side edited a rejected server, which sent it back to PENDING
@@ -3751,18 +4213,25 @@ export interface components {
       reason: string | null;
       notes: string | null;
       moderator: {
-        /** @description Identifier (UUIDv7) */
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
         id: string;
         username: string;
       } | null;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
     };
     DescriptionImage: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       /** @description Embed it in the markdown description: ![alt](url) */
       url: string;
@@ -3775,11 +4244,15 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
     };
     Badge: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       name: string;
       slug: string;
@@ -3794,11 +4267,15 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
     };
     UserBadge: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       name: string;
       slug: string;
@@ -3813,32 +4290,49 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       awardedAt: string;
       awardedBy: {
-        /** @description Identifier (UUIDv7) */
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
         id: string;
         username: string;
       } | null;
       reason: string | null;
     };
     Report: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       reporterId: string;
       /** @enum {string} */
       targetType: 'USER' | 'RESOURCE';
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       reportedUserId: string | null;
       /** @description The resource's type (MOD, PLUGIN, …) at the time it was reported */
       resourceType: string | null;
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       resourceId: string | null;
       /** @enum {string} */
       reason:
@@ -3868,21 +4362,77 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       moderatedAt: string | null;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       updatedAt: string;
     };
+    /** @description The earlier file, on a resource of another owner, with the same SHA-512 content. Shown only to the file's owner side (owner, owning team's members, contributors) and moderators; absent for everyone else and absent when the file duplicates nothing (or the original was deleted since) */
+    DuplicateOf: {
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
+      resourceId: string;
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
+      versionId: string;
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
+      fileId: string;
+    };
+    /** @description Only on the single read of a PENDING version, and only for its owner side (owner, team members, contributors) and moderators; absent otherwise */
+    VersionModeration: {
+      /** @description 1-based place in the oldest-first queue of this kind, as the moderation lists order it (resources: by creation; versions: by their last submission; servers: by their last status change), ties by id */
+      position: number;
+      /** @description PENDING items of this kind */
+      total: number;
+      /**
+       * Format: date-time
+       * @description When the item entered the queue plus the median review time of this kind over the last 30 days, or now when that moment has passed; null when nothing of this kind was reviewed in 30 days
+       */
+      estimatedReviewAt: string | null;
+      /** @description How many of the version's files duplicate another owner's files (their `duplicateOf`): a version with duplicateFiles > 0 is never approved automatically and deserves a closer look */
+      duplicateFiles: number;
+    };
+    DuplicateMatch: {
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
+      fileId: string;
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
+      versionId: string;
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
+      resourceId: string;
+      duplicateOf: components['schemas']['DuplicateOf'];
+    };
     ReportedResource: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       name: string;
       slug: string;
@@ -3892,17 +4442,29 @@ export interface components {
       status: string;
     };
     ModerationReport: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       reporterId: string;
       /** @enum {string} */
       targetType: 'USER' | 'RESOURCE';
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       reportedUserId: string | null;
       /** @description The resource's type (MOD, PLUGIN, …) at the time it was reported */
       resourceType: string | null;
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       resourceId: string | null;
       /** @enum {string} */
       reason:
@@ -3932,16 +4494,19 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       moderatedAt: string | null;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       updatedAt: string;
       /**
@@ -3956,17 +4521,29 @@ export interface components {
       resource: components['schemas']['ReportedResource'] | null;
     };
     ModerationReportDetail: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       reporterId: string;
       /** @enum {string} */
       targetType: 'USER' | 'RESOURCE';
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       reportedUserId: string | null;
       /** @description The resource's type (MOD, PLUGIN, …) at the time it was reported */
       resourceType: string | null;
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       resourceId: string | null;
       /** @enum {string} */
       reason:
@@ -3996,16 +4573,19 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       moderatedAt: string | null;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       updatedAt: string;
       /**
@@ -4017,7 +4597,10 @@ export interface components {
       suspensionDays: number | null;
       reporter: components['schemas']['UserSummary'];
       reportedUser: {
-        /** @description Identifier (UUIDv7) */
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
         id: string;
         username: string;
         displayName: string | null;
@@ -4031,7 +4614,10 @@ export interface components {
         previousReports: number;
       } | null;
       resource: {
-        /** @description Identifier (UUIDv7) */
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
         id: string;
         name: string;
         slug: string;
@@ -4044,7 +4630,10 @@ export interface components {
         owner: {
           /** @enum {string} */
           type: 'USER' | 'TEAM';
-          /** @description Identifier (UUIDv7) */
+          /**
+           * @description Identifier (UUIDv7)
+           * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+           */
           id: string;
           /** @description Username or team name */
           name: string;
@@ -4075,19 +4664,28 @@ export interface components {
          */
         userAction: 'WARNING' | 'SUSPENSION' | 'BAN' | 'NONE' | null;
         moderator: {
-          /** @description Identifier (UUIDv7) */
+          /**
+           * @description Identifier (UUIDv7)
+           * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+           */
           id: string;
           username: string;
         } | null;
         /**
          * Format: date-time
          * @description ISO 8601 timestamp, UTC
+         * @example 2026-11-24T10:00:00.000Z
          */
         createdAt: string;
       }[];
+      /** @description Only on REUPLOADED_WORK reports about a resource that still exists: files of the reported resource that duplicate other owners' files, then other owners' files that duplicate the reported resource's files, each oldest upload first; at most 50 in all */
+      matches?: components['schemas']['DuplicateMatch'][];
     };
     GameVersion: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       /** @description What the resource list filter `versions` matches */
       name: string;
@@ -4096,11 +4694,13 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       releasedAt: string | null;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
     };
@@ -4108,7 +4708,10 @@ export interface components {
     ResourceOwner: {
       /** @enum {string} */
       type: 'USER' | 'TEAM';
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       /** @description USER owners */
       username?: string;
@@ -4124,18 +4727,27 @@ export interface components {
       logoUrl?: string | null;
     };
     CatalogRef: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       name: string;
       slug: string;
     };
     GameVersionRef: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       name: string;
     };
     ResourceListItem: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       name: string;
       slug: string;
@@ -4151,7 +4763,10 @@ export interface components {
       bannerUrl: string | null;
       /** @enum {string} */
       ownerType: 'USER' | 'TEAM';
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       ownerId: string;
       owner: components['schemas']['ResourceOwner'];
       /** @description In catalog order */
@@ -4166,16 +4781,21 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       updatedAt: string;
     };
     Resource: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       name: string;
       slug: string;
@@ -4191,7 +4811,10 @@ export interface components {
       bannerUrl: string | null;
       /** @enum {string} */
       ownerType: 'USER' | 'TEAM';
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       ownerId: string;
       owner: components['schemas']['ResourceOwner'];
       /** @description In catalog order */
@@ -4206,11 +4829,13 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       updatedAt: string;
       /** @description Markdown */
@@ -4218,7 +4843,10 @@ export interface components {
       moderation?: components['schemas']['ModerationQueuePosition'];
     };
     ResourceSummary: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       name: string;
       slug: string;
@@ -4228,7 +4856,10 @@ export interface components {
       type: 'MOD' | 'PLUGIN' | 'ASSET_PACK' | 'DATA_PACK' | 'WORLD' | 'PREFAB' | 'MODPACK' | 'PREMADE_SERVER';
     };
     ResourceCategory: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       name: string;
       /** @description Unique within its resource type */
@@ -4244,11 +4875,15 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
     };
     ResourceTag: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       name: string;
       slug: string;
@@ -4258,11 +4893,15 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
     };
     PopularResourceTag: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       name: string;
       slug: string;
@@ -4272,6 +4911,7 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       /** @enum {string} */
@@ -4279,11 +4919,20 @@ export interface components {
         'MOD' | 'PLUGIN' | 'ASSET_PACK' | 'DATA_PACK' | 'WORLD' | 'PREFAB' | 'MODPACK' | 'PREMADE_SERVER';
     };
     ResourceContributor: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       userId: string;
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       resourceId: string;
       /**
        * @description CONTRIBUTOR edits the resource and uploads files; MAINTAINER also manages other contributors
@@ -4294,16 +4943,21 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       updatedAt: string;
     };
     ResourceExternalLink: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       title: string;
       url: string;
@@ -4314,16 +4968,21 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       updatedAt: string;
     };
     ResourceModerationEvent: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       /**
        * @description A moderator action, or RESUBMIT: an owner-side edit sent a REJECTED resource back to PENDING
@@ -4342,44 +5001,68 @@ export interface components {
       toStatus: 'PENDING' | 'APPROVED' | 'REJECTED' | 'SUSPENDED';
       reason: string | null;
       moderator: {
-        /** @description Identifier (UUIDv7) */
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
         id: string;
         username: string;
       } | null;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
     };
     ResourceLike: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       userId: string;
       user: components['schemas']['UserSummary'];
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
     };
     ResourceFavorite: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       resourceId: string;
       resource: components['schemas']['ResourceSummary'];
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
     };
     GalleryImage: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       resourceId: string;
       imageUrl: string;
       /** @description WEBP, fitted inside 400x300 */
@@ -4391,45 +5074,102 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       updatedAt: string;
     };
-    /** @description The earlier file, on a resource of another owner, with the same SHA-512 content. Shown only to the file's owner side (owner, owning team's members, contributors) and moderators; absent for everyone else and absent when the file duplicates nothing (or the original was deleted since) */
-    DuplicateOf: {
-      /** @description Identifier (UUIDv7) */
-      resourceId: string;
-      /** @description Identifier (UUIDv7) */
-      versionId: string;
-      /** @description Identifier (UUIDv7) */
-      fileId: string;
-    };
-    /** @description Only on the single read of a PENDING version, and only for its owner side (owner, team members, contributors) and moderators; absent otherwise */
-    VersionModeration: {
-      /** @description 1-based place in the oldest-first queue of this kind, as the moderation lists order it (resources: by creation; versions: by their last submission; servers: by their last status change), ties by id */
-      position: number;
-      /** @description PENDING items of this kind */
-      total: number;
+    VersionDependency: {
       /**
-       * Format: date-time
-       * @description When the item entered the queue plus the median review time of this kind over the last 30 days, or now when that moment has passed; null when nothing of this kind was reviewed in 30 days
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
        */
-      estimatedReviewAt: string | null;
-      /** @description How many of the version's files duplicate another owner's files (their `duplicateOf`): a version with duplicateFiles > 0 is never approved automatically and deserves a closer look */
-      duplicateFiles: number;
+      id: string;
+      /**
+       * @description REQUIRED must be installed; OPTIONAL adds features; INCOMPATIBLE must not be installed alongside; EMBEDDED is shipped inside this version
+       * @enum {string}
+       */
+      type: 'REQUIRED' | 'OPTIONAL' | 'INCOMPATIBLE' | 'EMBEDDED';
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
+      resourceId: string | null;
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
+      versionId: string | null;
+      externalName: string | null;
+      /** Format: uri */
+      externalUrl: string | null;
+      minVersion: string | null;
+      resource: components['schemas']['ResourceSummary'] | null;
     };
-    DuplicateMatch: {
-      /** @description Identifier (UUIDv7) */
-      fileId: string;
-      /** @description Identifier (UUIDv7) */
-      versionId: string;
-      /** @description Identifier (UUIDv7) */
-      resourceId: string;
-      duplicateOf: components['schemas']['DuplicateOf'];
+    DependencyTree: {
+      root: {
+        resource: components['schemas']['ResourceSummary'];
+        version: {
+          /**
+           * @description Identifier (UUIDv7)
+           * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+           */
+          id: string;
+          versionNumber: string;
+          name: string | null;
+          channel: string;
+        };
+      };
+      /** @description Breadth first; each resource once (the first, shallowest path wins; cycles are cut) */
+      nodes: {
+        resource: components['schemas']['ResourceSummary'];
+        version: {
+          /**
+           * @description Identifier (UUIDv7)
+           * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+           */
+          id: string;
+          versionNumber: string;
+          name: string | null;
+          channel: string;
+        };
+        /**
+         * @description REQUIRED must be installed; OPTIONAL adds features; INCOMPATIBLE must not be installed alongside; EMBEDDED is shipped inside this version
+         * @enum {string}
+         */
+        type: 'REQUIRED' | 'OPTIONAL' | 'INCOMPATIBLE' | 'EMBEDDED';
+        depth: number;
+        /** @description The version (root or node) that requires this one */
+        requiredByVersionId: string;
+        minVersion: string | null;
+      }[];
+      /** @description REQUIRED dependencies that cannot be resolved to a version in this catalogue */
+      missing: {
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
+        dependencyId: string;
+        requiredByVersionId: string;
+        depth: number;
+        /**
+         * @description EXTERNAL: hosted elsewhere; NOT_FOUND: deleted or not publicly visible; NO_APPROVED_VERSION: the resource has no APPROVED version to resolve to
+         * @enum {string}
+         */
+        reason: 'EXTERNAL' | 'NOT_FOUND' | 'NO_APPROVED_VERSION';
+        resourceId: string | null;
+        versionId: string | null;
+        externalName: string | null;
+        externalUrl: string | null;
+        minVersion: string | null;
+      }[];
+      /** @description True when versions at depth 10 have REQUIRED dependencies not followed */
+      truncated: boolean;
     };
     FileInspection: {
       /** @enum {string} */
@@ -4463,6 +5203,27 @@ export interface components {
         | 'DUPLICATE_ENTRY'
       )[];
     };
+    VersionSuggestions: {
+      /** @description The manifest's Version */
+      versionNumber: string | null;
+      dependencies: {
+        /** @description The manifest's dependency identifier, e.g. "Group:Name" */
+        externalName: string;
+        /** @description A resource the caller may see whose slug or name matches, if any */
+        resourceId?: string;
+        /**
+         * @description REQUIRED from Dependencies, OPTIONAL from OptionalDependencies
+         * @enum {string}
+         */
+        type: 'REQUIRED' | 'OPTIONAL';
+        versionRange: string | null;
+      }[];
+      /** @description Game versions whose name equals the manifest ServerVersion (ranges are not resolved) */
+      gameVersions: {
+        id: string;
+        name: string;
+      }[];
+    };
     FileScan: {
       /**
        * @description NOT_SCANNED when scanning is not configured (CLAMAV_URL); PENDING until clamd answered; INFECTED files are never served and block submit and approval; ERROR is retried with backoff unless `reason` is TOO_LARGE
@@ -4483,9 +5244,15 @@ export interface components {
       scannedAt: string | null;
     };
     VersionFile: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       versionId: string;
       /** @description The uploaded file name, reduced to a safe base name */
       fileName: string;
@@ -4498,6 +5265,7 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       uploadedAt: string;
       hashes: {
@@ -4513,7 +5281,10 @@ export interface components {
       duplicateOf?: components['schemas']['DuplicateOf'];
     };
     ResourceVersionListItem: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       versionNumber: string;
       name: string | null;
@@ -4529,14 +5300,22 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       files: components['schemas']['VersionFile'][];
+      dependencies: components['schemas']['VersionDependency'][];
     };
     ResourceVersion: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       resourceId: string;
       versionNumber: string;
       name: string | null;
@@ -4558,19 +5337,25 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       updatedAt: string;
       compatibleGameVersions: {
-        /** @description Identifier (UUIDv7) */
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
         id: string;
         name: string;
       }[];
       files: components['schemas']['VersionFile'][];
+      dependencies: components['schemas']['VersionDependency'][];
       moderation?: components['schemas']['VersionModeration'];
     };
     Event: {
@@ -4581,10 +5366,14 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       actor: {
-        /** @description Identifier (UUIDv7) */
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
         id: string;
         /** @description The username when the event happened */
         username: string | null;
@@ -4592,7 +5381,10 @@ export interface components {
       subject: {
         /** @description resource, version, file, server, team, report, user or webhook */
         kind: string;
-        /** @description Identifier (UUIDv7) */
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
         id: string;
       };
       /** @description Type-specific details */
@@ -4606,7 +5398,10 @@ export interface components {
       nextCursor: string | null;
     };
     Webhook: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       url: string;
       /** @description The subscribed event types, or ["*"] */
@@ -4617,7 +5412,10 @@ export interface components {
          * @enum {string}
          */
         kind: 'USER' | 'TEAM' | 'RESOURCE' | 'SERVER' | 'PLATFORM';
-        /** @description Identifier (UUIDv7) */
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
         id: string | null;
       };
       description: string | null;
@@ -4633,23 +5431,31 @@ export interface components {
       consecutiveFailures: number;
       /** @description Deliveries carry only events this user can see at delivery time */
       createdBy: {
-        /** @description Identifier (UUIDv7) */
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
         id: string;
         username: string;
       };
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       updatedAt: string;
     };
     CreatedWebhook: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       url: string;
       /** @description The subscribed event types, or ["*"] */
@@ -4660,7 +5466,10 @@ export interface components {
          * @enum {string}
          */
         kind: 'USER' | 'TEAM' | 'RESOURCE' | 'SERVER' | 'PLATFORM';
-        /** @description Identifier (UUIDv7) */
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
         id: string | null;
       };
       description: string | null;
@@ -4676,27 +5485,38 @@ export interface components {
       consecutiveFailures: number;
       /** @description Deliveries carry only events this user can see at delivery time */
       createdBy: {
-        /** @description Identifier (UUIDv7) */
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
         id: string;
         username: string;
       };
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       updatedAt: string;
       /** @description The signing secret, `whsec_` + base64 of 32 bytes. Shown only in this answer (and by rotate-secret); store it now. */
       secret: string;
     };
     WebhookDelivery: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       eventId: string;
       eventType: string;
       /**
@@ -4708,27 +5528,36 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       lastAttemptAt: string | null;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       nextAttemptAt: string | null;
       lastResponseStatus: number | null;
       lastError: string | null;
       /** @description Of the last attempt */
       durationMs: number | null;
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       redeliveryOf: string | null;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
     };
     ServerKey: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       name: string;
       /** @description First characters of the key (sk_…), to recognise it */
@@ -4736,11 +5565,13 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       lastUsedAt: string | null;
     };
@@ -4752,6 +5583,7 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       nextVoteAt: string;
     };
@@ -4763,19 +5595,26 @@ export interface components {
       lastError: string | null;
     };
     ServerVote: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       /** @description The in-game name the voter entered */
       username: string;
       /** @description The voting account */
       user: {
-        /** @description Identifier (UUIDv7) */
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
         id: string;
         username: string;
       };
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       delivery: components['schemas']['VoteDelivery'] | null;
@@ -4787,11 +5626,13 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       updatedAt: string;
     };
@@ -4807,10 +5648,16 @@ export interface components {
       age: number;
     };
     ModerationThreadMessage: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       author: {
-        /** @description Identifier (UUIDv7) */
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
         id: string;
         username: string;
         /**
@@ -4830,11 +5677,15 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
     };
     VersionHistoryEntry: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       /** @enum {string} */
       action: 'SUBMIT' | 'RESUBMIT' | 'APPROVE' | 'REJECT' | 'ARCHIVE';
@@ -4845,7 +5696,10 @@ export interface components {
       /** @description The submission note or the rejection reason */
       reason: string | null;
       moderator: {
-        /** @description Identifier (UUIDv7) */
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
         id: string;
         username: string;
       } | null;
@@ -4854,19 +5708,27 @@ export interface components {
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       createdAt: string;
     };
     AuditEntry: {
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       id: string;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
+       * @example 2026-11-24T10:00:00.000Z
        */
       at: string;
       actor: {
-        /** @description Identifier (UUIDv7) */
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
         id: string;
         username: string | null;
       } | null;
@@ -4921,7 +5783,10 @@ export interface components {
         | 'GAME_VERSION'
         | 'SERVER_TAG'
         | 'SERVER_CATEGORY';
-      /** @description Identifier (UUIDv7) */
+      /**
+       * @description Identifier (UUIDv7)
+       * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+       */
       subjectId: string;
       before: {
         [key: string]: unknown;
@@ -4944,6 +5809,10 @@ export interface components {
   parameters: never;
   requestBodies: never;
   headers: {
+    /** @description RFC 8288 links to the first, prev, next and last pages (root-relative URLs paging with limit and offset) */
+    Link: string;
+    /** @description `true` when this is the stored answer to an earlier request with the same key */
+    'Idempotent-Replayed': 'true';
     /** @description Id of this request, also in every error body; quote it when reporting a problem */
     'X-Request-Id': string;
     /** @description Requests allowed per minute for this caller on this route */
@@ -4952,6 +5821,8 @@ export interface components {
     'X-RateLimit-Remaining': number;
     /** @description Seconds until the current window ends */
     'X-RateLimit-Reset': number;
+    /** @description URL of the created object, or where a redirect leads */
+    Location: string;
     /** @description Seconds to wait before retrying */
     'Retry-After': number;
     /** @description Weak entity tag of the representation; send it back in If-None-Match to get a 304 */
@@ -5178,6 +6049,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5404,6 +6277,7 @@ export interface operations {
             /**
              * Format: date-time
              * @description ISO 8601 timestamp, UTC
+             * @example 2026-11-24T10:00:00.000Z
              */
             expiresAt: string;
             user: components['schemas']['PrivateProfile'];
@@ -5813,11 +6687,15 @@ export interface operations {
           /**
            * Format: date-time
            * @description ISO 8601 timestamp, UTC
+           * @example 2026-11-24T10:00:00.000Z
            */
           expiresAt?: string;
           /** @description Default: every scope your role allows (USER: read, write, upload; MODERATOR: + moderate; ADMIN: + admin) and, when created with an API key, that key holds. A scope beyond either is 403 SCOPE_NOT_ALLOWED. */
           scopes?: ('read' | 'write' | 'upload' | 'moderate' | 'admin')[];
-          /** @description Bind the key to a team you are a member of (any team role: the key never exceeds your own rights). Unknown team: 404; not a member: 403. */
+          /**
+           * @description Bind the key to a team you are a member of (any team role: the key never exceeds your own rights). Unknown team: 404; not a member: 403.
+           * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+           */
           teamId?: string;
         };
       };
@@ -5830,6 +6708,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5850,23 +6730,31 @@ export interface operations {
            *     }
            */
           'application/json': {
-            /** @description Identifier (UUIDv7) */
+            /**
+             * @description Identifier (UUIDv7)
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
             id: string;
             name: string;
             /** @description First characters of the key, to recognise it */
             prefix: string;
             /** @description What the key may do (cut down to what your role allows) */
             scopes: ('read' | 'write' | 'upload' | 'moderate' | 'admin')[];
-            /** @description The team the key is bound to: it changes only that team and what it owns; reads act as you */
+            /**
+             * @description The team the key is bound to: it changes only that team and what it owns; reads act as you
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
             teamId: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 timestamp, UTC
+             * @example 2026-11-24T10:00:00.000Z
              */
             createdAt: string;
             /**
              * Format: date-time
              * @description ISO 8601 timestamp, UTC
+             * @example 2026-11-24T10:00:00.000Z
              */
             lastUsedAt: string | null;
             /** @description Client address of the last use (updated at most once a minute) */
@@ -5874,6 +6762,7 @@ export interface operations {
             /**
              * Format: date-time
              * @description ISO 8601 timestamp, UTC
+             * @example 2026-11-24T10:00:00.000Z
              */
             expiresAt: string | null;
             /** @description The API key: mk_ + 40 random base62 characters + a 6-character CRC32 checksum (docs/api-keys.md). Shown only in this response: store it now. */
@@ -6102,23 +6991,31 @@ export interface operations {
            *     }
            */
           'application/json': {
-            /** @description Identifier (UUIDv7) */
+            /**
+             * @description Identifier (UUIDv7)
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
             id: string;
             name: string;
             /** @description First characters of the key, to recognise it */
             prefix: string;
             /** @description What the key may do (cut down to what your role allows) */
             scopes: ('read' | 'write' | 'upload' | 'moderate' | 'admin')[];
-            /** @description The team the key is bound to: it changes only that team and what it owns; reads act as you */
+            /**
+             * @description The team the key is bound to: it changes only that team and what it owns; reads act as you
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
             teamId: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 timestamp, UTC
+             * @example 2026-11-24T10:00:00.000Z
              */
             createdAt: string;
             /**
              * Format: date-time
              * @description ISO 8601 timestamp, UTC
+             * @example 2026-11-24T10:00:00.000Z
              */
             lastUsedAt: string | null;
             /** @description Client address of the last use (updated at most once a minute) */
@@ -6126,6 +7023,7 @@ export interface operations {
             /**
              * Format: date-time
              * @description ISO 8601 timestamp, UTC
+             * @example 2026-11-24T10:00:00.000Z
              */
             expiresAt: string | null;
             /** @description The API key: mk_ + 40 random base62 characters + a 6-character CRC32 checksum (docs/api-keys.md). Shown only in this response: store it now. */
@@ -7393,14 +8291,20 @@ export interface operations {
            */
           'application/json': {
             users: {
-              /** @description Identifier (UUIDv7) */
+              /**
+               * @description Identifier (UUIDv7)
+               * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+               */
               id: string;
               username: string;
               displayName: string | null;
               /** @description Avatar URL; the built-in default avatar when none was uploaded */
               image: string;
               badges: {
-                /** @description Identifier (UUIDv7) */
+                /**
+                 * @description Identifier (UUIDv7)
+                 * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+                 */
                 id: string;
                 name: string;
                 slug: string;
@@ -7410,6 +8314,7 @@ export interface operations {
                 /**
                  * Format: date-time
                  * @description ISO 8601 timestamp, UTC
+                 * @example 2026-11-24T10:00:00.000Z
                  */
                 awardedAt: string;
               }[];
@@ -8211,7 +9116,10 @@ export interface operations {
            *     ]
            */
           'application/json': {
-            /** @description Identifier (UUIDv7) */
+            /**
+             * @description Identifier (UUIDv7)
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
             id: string;
             username: string;
             displayName: string | null;
@@ -8220,6 +9128,7 @@ export interface operations {
             /**
              * Format: date-time
              * @description ISO 8601 timestamp, UTC
+             * @example 2026-11-24T10:00:00.000Z
              */
             followedAt: string;
             _count: {
@@ -8410,7 +9319,10 @@ export interface operations {
            *     ]
            */
           'application/json': {
-            /** @description Identifier (UUIDv7) */
+            /**
+             * @description Identifier (UUIDv7)
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
             id: string;
             username: string;
             displayName: string | null;
@@ -8419,6 +9331,7 @@ export interface operations {
             /**
              * Format: date-time
              * @description ISO 8601 timestamp, UTC
+             * @example 2026-11-24T10:00:00.000Z
              */
             followedAt: string;
             _count: {
@@ -8589,7 +9502,10 @@ export interface operations {
            */
           'application/json': {
             socialLinks: {
-              /** @description Identifier (UUIDv7) */
+              /**
+               * @description Identifier (UUIDv7)
+               * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+               */
               id: string;
               platform: string;
               url: string;
@@ -8747,6 +9663,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -9536,6 +10454,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
+          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -9656,7 +10575,10 @@ export interface operations {
          */
         'application/json': {
           name: string;
-          /** @description Lower-case letters, digits and single hyphens; 3–64 characters */
+          /**
+           * @description Lower-case letters, digits and single hyphens; 3–64 characters
+           * @example example-slug
+           */
           slug: string;
           description?: string | null;
         };
@@ -9670,6 +10592,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -9907,7 +10831,10 @@ export interface operations {
            */
           'application/json': {
             teams: {
-              /** @description Identifier (UUIDv7) */
+              /**
+               * @description Identifier (UUIDv7)
+               * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+               */
               id: string;
               name: string;
               slug: string;
@@ -11513,7 +12440,10 @@ export interface operations {
            */
           'application/json': {
             invitations: {
-              /** @description Identifier (UUIDv7) */
+              /**
+               * @description Identifier (UUIDv7)
+               * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+               */
               id: string;
               user: components['schemas']['UserSummary'];
               /**
@@ -11526,6 +12456,7 @@ export interface operations {
               /**
                * Format: date-time
                * @description ISO 8601 timestamp, UTC
+               * @example 2026-11-24T10:00:00.000Z
                */
               createdAt: string;
               /**
@@ -11691,7 +12622,10 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description Identifier (UUIDv7) */
+          /**
+           * @description Identifier (UUIDv7)
+           * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+           */
           userId: string;
           /**
            * @description Default MEMBER. An admin may invite MEMBER or MODERATOR only; ADMIN needs the owner.
@@ -11709,6 +12643,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -12126,10 +13062,16 @@ export interface operations {
            */
           'application/json': {
             invitations: {
-              /** @description Identifier (UUIDv7) */
+              /**
+               * @description Identifier (UUIDv7)
+               * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+               */
               id: string;
               team: {
-                /** @description Identifier (UUIDv7) */
+                /**
+                 * @description Identifier (UUIDv7)
+                 * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+                 */
                 id: string;
                 name: string;
                 slug: string;
@@ -12145,6 +13087,7 @@ export interface operations {
               /**
                * Format: date-time
                * @description ISO 8601 timestamp, UTC
+               * @example 2026-11-24T10:00:00.000Z
                */
               createdAt: string;
               /**
@@ -12309,9 +13252,15 @@ export interface operations {
           'application/json': {
             message: string;
             teamMember: {
-              /** @description Identifier (UUIDv7) */
+              /**
+               * @description Identifier (UUIDv7)
+               * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+               */
               teamId: string;
-              /** @description Identifier (UUIDv7) */
+              /**
+               * @description Identifier (UUIDv7)
+               * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+               */
               userId: string;
               /**
                * @description MEMBER < MODERATOR < ADMIN < OWNER
@@ -13124,7 +14073,10 @@ export interface operations {
            */
           'application/json': {
             socialLinks: {
-              /** @description Identifier (UUIDv7) */
+              /**
+               * @description Identifier (UUIDv7)
+               * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+               */
               id: string;
               platform: string;
               url: string;
@@ -13288,6 +14240,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -14094,6 +15048,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
+          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -14284,6 +15239,7 @@ export interface operations {
           /**
            * Format: date-time
            * @description ISO 8601 timestamp, UTC
+           * @example 2026-11-24T10:00:00.000Z
            */
           suspendedUntil?: string;
           /** @description Trusted creator (admin or super admin, any account but one's own): their submitted versions are approved at once when every file is clean */
@@ -14561,6 +15517,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
+          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -14728,7 +15685,10 @@ export interface operations {
          */
         'application/json': {
           name: string;
-          /** @description Lower-case letters, digits and single hyphens; 3–64 characters */
+          /**
+           * @description Lower-case letters, digits and single hyphens; 3–64 characters
+           * @example example-slug
+           */
           slug: string;
           shortDescription: string;
           description?: string;
@@ -14759,6 +15719,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -16841,6 +17803,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
+          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -17055,6 +18018,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
+          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -17291,6 +18255,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
+          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -17527,6 +18492,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
+          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -17757,6 +18723,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
+          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -17968,6 +18935,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
+          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -18841,6 +19809,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -19820,7 +20790,10 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description Identifier (UUIDv7) */
+          /**
+           * @description Identifier (UUIDv7)
+           * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+           */
           userId: string;
           /**
            * @description CONTRIBUTOR edits the resource and uploads files; MAINTAINER also manages other contributors
@@ -19838,6 +20811,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -20243,7 +21218,10 @@ export interface operations {
            *     }
            */
           'application/json': {
-            /** @description Identifier (UUIDv7) */
+            /**
+             * @description Identifier (UUIDv7)
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
             id: string;
             /**
              * @description CONTRIBUTOR edits the resource and uploads files; MAINTAINER also manages other contributors
@@ -20253,6 +21231,7 @@ export interface operations {
             /**
              * Format: date-time
              * @description ISO 8601 timestamp, UTC
+             * @example 2026-11-24T10:00:00.000Z
              */
             updatedAt: string;
           };
@@ -20450,6 +21429,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
+          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -21565,6 +22545,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
+          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -21761,6 +22742,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
           [name: string]: unknown;
         };
         content: {
@@ -22435,7 +23417,10 @@ export interface operations {
          */
         'application/json': {
           name: string;
-          /** @description Lower-case letters, digits and single hyphens; 3–64 characters */
+          /**
+           * @description Lower-case letters, digits and single hyphens; 3–64 characters
+           * @example example-slug
+           */
           slug: string;
           /** @enum {string} */
           resourceType:
@@ -22454,6 +23439,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -22793,7 +23780,10 @@ export interface operations {
          */
         'application/json': {
           name?: string;
-          /** @description Lower-case letters, digits and single hyphens; 3–64 characters */
+          /**
+           * @description Lower-case letters, digits and single hyphens; 3–64 characters
+           * @example example-slug
+           */
           slug?: string;
           description?: string | null;
           /** @description Display position; default: last */
@@ -23040,6 +24030,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
+          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -23155,7 +24146,10 @@ export interface operations {
          */
         'application/json': {
           name: string;
-          /** @description Lower-case letters, digits and single hyphens; 3–64 characters */
+          /**
+           * @description Lower-case letters, digits and single hyphens; 3–64 characters
+           * @example example-slug
+           */
           slug: string;
           description?: string | null;
         };
@@ -23169,6 +24163,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -23388,7 +24384,10 @@ export interface operations {
            */
           'application/json': {
             tags: {
-              /** @description Identifier (UUIDv7) */
+              /**
+               * @description Identifier (UUIDv7)
+               * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+               */
               id: string;
               name: string;
               slug: string;
@@ -24006,7 +25005,10 @@ export interface operations {
          */
         'application/json': {
           name?: string;
-          /** @description Lower-case letters, digits and single hyphens; 3–64 characters */
+          /**
+           * @description Lower-case letters, digits and single hyphens; 3–64 characters
+           * @example example-slug
+           */
           slug?: string;
           description?: string | null;
         };
@@ -24321,6 +25323,7 @@ export interface operations {
           /**
            * Format: date-time
            * @description ISO 8601 timestamp, UTC
+           * @example 2026-11-24T10:00:00.000Z
            */
           releasedAt?: string | null;
         };
@@ -24334,6 +25337,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -24674,6 +25679,7 @@ export interface operations {
           /**
            * Format: date-time
            * @description ISO 8601 timestamp, UTC
+           * @example 2026-11-24T10:00:00.000Z
            */
           releasedAt?: string | null;
         };
@@ -24963,6 +25969,25 @@ export interface operations {
            *               "fileId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
            *             }
            *           }
+           *         ],
+           *         "dependencies": [
+           *           {
+           *             "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *             "type": "REQUIRED",
+           *             "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *             "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *             "externalName": "Example",
+           *             "externalUrl": "https://example.org/",
+           *             "minVersion": "1.0.0",
+           *             "resource": {
+           *               "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *               "name": "Example",
+           *               "slug": "example-slug",
+           *               "shortDescription": "Text written by the caller.",
+           *               "iconUrl": "https://example.org/",
+           *               "type": "MOD"
+           *             }
+           *           }
            *         ]
            *       }
            *     ]
@@ -25124,6 +26149,16 @@ export interface operations {
          *       "channel": "RELEASE",
          *       "compatibleGameVersionIds": [
          *         "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+         *       ],
+         *       "dependencies": [
+         *         {
+         *           "type": "REQUIRED",
+         *           "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+         *           "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+         *           "externalName": "Example",
+         *           "externalUrl": "https://example.org/",
+         *           "minVersion": "1.0.0"
+         *         }
          *       ]
          *     }
          */
@@ -25138,6 +26173,29 @@ export interface operations {
           channel: 'RELEASE' | 'BETA' | 'ALPHA' | 'SNAPSHOT';
           /** @description IDs of existing game versions (GET /game-versions), at least one */
           compatibleGameVersionIds: string[];
+          /** @description At most 50; each internal target resource at most once (a resource and one of its versions count as the same target). On PATCH the list replaces the current one; [] removes them all. */
+          dependencies?: {
+            /**
+             * @description REQUIRED must be installed; OPTIONAL adds features; INCOMPATIBLE must not be installed alongside; EMBEDDED is shipped inside this version
+             * @enum {string}
+             */
+            type: 'REQUIRED' | 'OPTIONAL' | 'INCOMPATIBLE' | 'EMBEDDED';
+            /**
+             * @description Identifier (UUIDv7)
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
+            resourceId?: string;
+            /**
+             * @description Identifier (UUIDv7)
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
+            versionId?: string;
+            externalName?: string;
+            /** Format: uri */
+            externalUrl?: string;
+            /** @description The lowest version of the target that works (free text, compared by launchers) */
+            minVersion?: string;
+          }[];
         };
       };
     };
@@ -25149,6 +26207,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -25223,6 +26283,25 @@ export interface operations {
            *             "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
            *             "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
            *             "fileId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+           *           }
+           *         }
+           *       ],
+           *       "dependencies": [
+           *         {
+           *           "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "type": "REQUIRED",
+           *           "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "externalName": "Example",
+           *           "externalUrl": "https://example.org/",
+           *           "minVersion": "1.0.0",
+           *           "resource": {
+           *             "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *             "name": "Example",
+           *             "slug": "example-slug",
+           *             "shortDescription": "Text written by the caller.",
+           *             "iconUrl": "https://example.org/",
+           *             "type": "MOD"
            *           }
            *         }
            *       ],
@@ -25519,6 +26598,25 @@ export interface operations {
            *             "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
            *             "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
            *             "fileId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+           *           }
+           *         }
+           *       ],
+           *       "dependencies": [
+           *         {
+           *           "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "type": "REQUIRED",
+           *           "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "externalName": "Example",
+           *           "externalUrl": "https://example.org/",
+           *           "minVersion": "1.0.0",
+           *           "resource": {
+           *             "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *             "name": "Example",
+           *             "slug": "example-slug",
+           *             "shortDescription": "Text written by the caller.",
+           *             "iconUrl": "https://example.org/",
+           *             "type": "MOD"
            *           }
            *         }
            *       ],
@@ -25858,6 +26956,16 @@ export interface operations {
          *       "channel": "RELEASE",
          *       "compatibleGameVersionIds": [
          *         "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+         *       ],
+         *       "dependencies": [
+         *         {
+         *           "type": "REQUIRED",
+         *           "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+         *           "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+         *           "externalName": "Example",
+         *           "externalUrl": "https://example.org/",
+         *           "minVersion": "1.0.0"
+         *         }
          *       ]
          *     }
          */
@@ -25870,6 +26978,29 @@ export interface operations {
           channel?: 'RELEASE' | 'BETA' | 'ALPHA' | 'SNAPSHOT';
           /** @description IDs of existing game versions (GET /game-versions), at least one */
           compatibleGameVersionIds?: string[];
+          /** @description At most 50; each internal target resource at most once (a resource and one of its versions count as the same target). On PATCH the list replaces the current one; [] removes them all. */
+          dependencies?: {
+            /**
+             * @description REQUIRED must be installed; OPTIONAL adds features; INCOMPATIBLE must not be installed alongside; EMBEDDED is shipped inside this version
+             * @enum {string}
+             */
+            type: 'REQUIRED' | 'OPTIONAL' | 'INCOMPATIBLE' | 'EMBEDDED';
+            /**
+             * @description Identifier (UUIDv7)
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
+            resourceId?: string;
+            /**
+             * @description Identifier (UUIDv7)
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
+            versionId?: string;
+            externalName?: string;
+            /** Format: uri */
+            externalUrl?: string;
+            /** @description The lowest version of the target that works (free text, compared by launchers) */
+            minVersion?: string;
+          }[];
         };
       };
     };
@@ -25955,6 +27086,25 @@ export interface operations {
            *             "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
            *             "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
            *             "fileId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+           *           }
+           *         }
+           *       ],
+           *       "dependencies": [
+           *         {
+           *           "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "type": "REQUIRED",
+           *           "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "externalName": "Example",
+           *           "externalUrl": "https://example.org/",
+           *           "minVersion": "1.0.0",
+           *           "resource": {
+           *             "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *             "name": "Example",
+           *             "slug": "example-slug",
+           *             "shortDescription": "Text written by the caller.",
+           *             "iconUrl": "https://example.org/",
+           *             "type": "MOD"
            *           }
            *         }
            *       ],
@@ -26264,6 +27414,25 @@ export interface operations {
            *           }
            *         }
            *       ],
+           *       "dependencies": [
+           *         {
+           *           "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "type": "REQUIRED",
+           *           "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "externalName": "Example",
+           *           "externalUrl": "https://example.org/",
+           *           "minVersion": "1.0.0",
+           *           "resource": {
+           *             "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *             "name": "Example",
+           *             "slug": "example-slug",
+           *             "shortDescription": "Text written by the caller.",
+           *             "iconUrl": "https://example.org/",
+           *             "type": "MOD"
+           *           }
+           *         }
+           *       ],
            *       "moderation": {
            *         "position": 1,
            *         "total": 1,
@@ -26558,6 +27727,25 @@ export interface operations {
            *           }
            *         }
            *       ],
+           *       "dependencies": [
+           *         {
+           *           "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "type": "REQUIRED",
+           *           "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "externalName": "Example",
+           *           "externalUrl": "https://example.org/",
+           *           "minVersion": "1.0.0",
+           *           "resource": {
+           *             "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *             "name": "Example",
+           *             "slug": "example-slug",
+           *             "shortDescription": "Text written by the caller.",
+           *             "iconUrl": "https://example.org/",
+           *             "type": "MOD"
+           *           }
+           *         }
+           *       ],
            *       "moderation": {
            *         "position": 1,
            *         "total": 1,
@@ -26816,6 +28004,25 @@ export interface operations {
            *             "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
            *             "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
            *             "fileId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+           *           }
+           *         }
+           *       ],
+           *       "dependencies": [
+           *         {
+           *           "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "type": "REQUIRED",
+           *           "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "externalName": "Example",
+           *           "externalUrl": "https://example.org/",
+           *           "minVersion": "1.0.0",
+           *           "resource": {
+           *             "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *             "name": "Example",
+           *             "slug": "example-slug",
+           *             "shortDescription": "Text written by the caller.",
+           *             "iconUrl": "https://example.org/",
+           *             "type": "MOD"
            *           }
            *         }
            *       ],
@@ -27113,6 +28320,25 @@ export interface operations {
            *           }
            *         }
            *       ],
+           *       "dependencies": [
+           *         {
+           *           "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "type": "REQUIRED",
+           *           "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "externalName": "Example",
+           *           "externalUrl": "https://example.org/",
+           *           "minVersion": "1.0.0",
+           *           "resource": {
+           *             "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *             "name": "Example",
+           *             "slug": "example-slug",
+           *             "shortDescription": "Text written by the caller.",
+           *             "iconUrl": "https://example.org/",
+           *             "type": "MOD"
+           *           }
+           *         }
+           *       ],
            *       "moderation": {
            *         "position": 1,
            *         "total": 1,
@@ -27360,6 +28586,25 @@ export interface operations {
            *             "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
            *             "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
            *             "fileId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+           *           }
+           *         }
+           *       ],
+           *       "dependencies": [
+           *         {
+           *           "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "type": "REQUIRED",
+           *           "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "externalName": "Example",
+           *           "externalUrl": "https://example.org/",
+           *           "minVersion": "1.0.0",
+           *           "resource": {
+           *             "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *             "name": "Example",
+           *             "slug": "example-slug",
+           *             "shortDescription": "Text written by the caller.",
+           *             "iconUrl": "https://example.org/",
+           *             "type": "MOD"
            *           }
            *         }
            *       ],
@@ -27622,6 +28867,25 @@ export interface operations {
            *             "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
            *             "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
            *             "fileId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+           *           }
+           *         }
+           *       ],
+           *       "dependencies": [
+           *         {
+           *           "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "type": "REQUIRED",
+           *           "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "externalName": "Example",
+           *           "externalUrl": "https://example.org/",
+           *           "minVersion": "1.0.0",
+           *           "resource": {
+           *             "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *             "name": "Example",
+           *             "slug": "example-slug",
+           *             "shortDescription": "Text written by the caller.",
+           *             "iconUrl": "https://example.org/",
+           *             "type": "MOD"
            *           }
            *         }
            *       ],
@@ -27919,6 +29183,25 @@ export interface operations {
            *           }
            *         }
            *       ],
+           *       "dependencies": [
+           *         {
+           *           "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "type": "REQUIRED",
+           *           "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "externalName": "Example",
+           *           "externalUrl": "https://example.org/",
+           *           "minVersion": "1.0.0",
+           *           "resource": {
+           *             "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *             "name": "Example",
+           *             "slug": "example-slug",
+           *             "shortDescription": "Text written by the caller.",
+           *             "iconUrl": "https://example.org/",
+           *             "type": "MOD"
+           *           }
+           *         }
+           *       ],
            *       "moderation": {
            *         "position": 1,
            *         "total": 1,
@@ -28104,6 +29387,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
           [name: string]: unknown;
         };
         content: {
@@ -28546,7 +29830,10 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description Identifier (UUIDv7) */
+          /**
+           * @description Identifier (UUIDv7)
+           * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+           */
           fileId: string;
         };
       };
@@ -28633,6 +29920,25 @@ export interface operations {
            *             "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
            *             "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
            *             "fileId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+           *           }
+           *         }
+           *       ],
+           *       "dependencies": [
+           *         {
+           *           "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "type": "REQUIRED",
+           *           "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "externalName": "Example",
+           *           "externalUrl": "https://example.org/",
+           *           "minVersion": "1.0.0",
+           *           "resource": {
+           *             "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *             "name": "Example",
+           *             "slug": "example-slug",
+           *             "shortDescription": "Text written by the caller.",
+           *             "iconUrl": "https://example.org/",
+           *             "type": "MOD"
            *           }
            *         }
            *       ],
@@ -28858,6 +30164,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
           [name: string]: unknown;
         };
         content?: never;
@@ -29017,6 +30324,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
           [name: string]: unknown;
         };
         content?: never;
@@ -29359,6 +30667,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
           [name: string]: unknown;
         };
         content: {
@@ -30350,12 +31659,16 @@ export interface operations {
            *     }
            */
           'application/json': {
-            /** @description Identifier (UUIDv7) */
+            /**
+             * @description Identifier (UUIDv7)
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
             id: string;
             imageUrl: string;
             /**
              * Format: date-time
              * @description ISO 8601 timestamp, UTC
+             * @example 2026-11-24T10:00:00.000Z
              */
             updatedAt: string;
           };
@@ -31062,6 +32375,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -31076,9 +32391,15 @@ export interface operations {
            *     }
            */
           'application/json': {
-            /** @description Identifier (UUIDv7) */
+            /**
+             * @description Identifier (UUIDv7)
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
             id: string;
-            /** @description Identifier (UUIDv7) */
+            /**
+             * @description Identifier (UUIDv7)
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
             reporterId: string;
             /** @enum {string} */
             reason:
@@ -31102,9 +32423,13 @@ export interface operations {
             /**
              * Format: date-time
              * @description ISO 8601 timestamp, UTC
+             * @example 2026-11-24T10:00:00.000Z
              */
             createdAt: string;
-            /** @description Identifier (UUIDv7) */
+            /**
+             * @description Identifier (UUIDv7)
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
             reportedUserId: string;
           };
         };
@@ -31339,6 +32664,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -31354,9 +32681,15 @@ export interface operations {
            *     }
            */
           'application/json': {
-            /** @description Identifier (UUIDv7) */
+            /**
+             * @description Identifier (UUIDv7)
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
             id: string;
-            /** @description Identifier (UUIDv7) */
+            /**
+             * @description Identifier (UUIDv7)
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
             reporterId: string;
             /** @enum {string} */
             reason:
@@ -31380,11 +32713,15 @@ export interface operations {
             /**
              * Format: date-time
              * @description ISO 8601 timestamp, UTC
+             * @example 2026-11-24T10:00:00.000Z
              */
             createdAt: string;
             /** @description The resource's type (MOD, PLUGIN, …) at the time it was reported */
             resourceType: string;
-            /** @description Identifier (UUIDv7) */
+            /**
+             * @description Identifier (UUIDv7)
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
             resourceId: string;
           };
         };
@@ -31597,6 +32934,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
+          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -32123,6 +33461,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
+          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -32377,6 +33716,18 @@ export interface operations {
            *             "username": "alex"
            *           },
            *           "createdAt": "2026-11-24T10:00:00.000Z"
+           *         }
+           *       ],
+           *       "matches": [
+           *         {
+           *           "fileId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "duplicateOf": {
+           *             "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *             "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *             "fileId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+           *           }
            *         }
            *       ]
            *     }
@@ -32718,7 +34069,7 @@ export interface operations {
            *         "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
            *         "status": "PENDING",
            *         "resolution": "example",
-           *         "moderatedBy": "example",
+           *         "moderatedBy": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
            *         "moderatedAt": "2026-11-24T10:00:00.000Z",
            *         "userAction": "WARNING"
            *       }
@@ -32727,7 +34078,10 @@ export interface operations {
           'application/json': {
             message: string;
             report: {
-              /** @description Identifier (UUIDv7) */
+              /**
+               * @description Identifier (UUIDv7)
+               * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+               */
               id: string;
               /**
                * @description PENDING → UNDER_REVIEW → RESOLVED or DISMISSED (RESOLVE and DISMISS also from PENDING)
@@ -32735,11 +34089,15 @@ export interface operations {
                */
               status: 'PENDING' | 'UNDER_REVIEW' | 'RESOLVED' | 'DISMISSED';
               resolution: string | null;
-              /** @description Identifier (UUIDv7) */
+              /**
+               * @description Identifier (UUIDv7)
+               * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+               */
               moderatedBy: string | null;
               /**
                * Format: date-time
                * @description ISO 8601 timestamp, UTC
+               * @example 2026-11-24T10:00:00.000Z
                */
               moderatedAt: string | null;
               /**
@@ -33067,7 +34425,10 @@ export interface operations {
          */
         'application/json': {
           name: string;
-          /** @description Lower-case letters, digits and single hyphens; 3–64 characters */
+          /**
+           * @description Lower-case letters, digits and single hyphens; 3–64 characters
+           * @example example-slug
+           */
           slug: string;
           description?: string | null;
           /** Format: uri */
@@ -33087,6 +34448,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -33099,13 +34462,17 @@ export interface operations {
            *     }
            */
           'application/json': {
-            /** @description Identifier (UUIDv7) */
+            /**
+             * @description Identifier (UUIDv7)
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
             id: string;
             name: string;
             slug: string;
             /**
              * Format: date-time
              * @description ISO 8601 timestamp, UTC
+             * @example 2026-11-24T10:00:00.000Z
              */
             createdAt: string;
           };
@@ -34034,9 +35401,15 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description Identifier (UUIDv7) */
+          /**
+           * @description Identifier (UUIDv7)
+           * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+           */
           badgeId: string;
-          /** @description Identifier (UUIDv7) */
+          /**
+           * @description Identifier (UUIDv7)
+           * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+           */
           userId: string;
           /** @description Why it was awarded */
           reason?: string;
@@ -34051,6 +35424,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -34068,15 +35443,25 @@ export interface operations {
           'application/json': {
             message: string;
             userBadge: {
-              /** @description Identifier (UUIDv7) */
+              /**
+               * @description Identifier (UUIDv7)
+               * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+               */
               id: string;
-              /** @description Identifier (UUIDv7) */
+              /**
+               * @description Identifier (UUIDv7)
+               * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+               */
               userId: string;
-              /** @description Identifier (UUIDv7) */
+              /**
+               * @description Identifier (UUIDv7)
+               * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+               */
               badgeId: string;
               /**
                * Format: date-time
                * @description ISO 8601 timestamp, UTC
+               * @example 2026-11-24T10:00:00.000Z
                */
               awardedAt: string;
             };
@@ -35319,14 +36704,14 @@ export interface operations {
         /**
          * @description Category ids (repeat or comma-separate): servers in at least one of them
          * @example [
-         *       "example"
+         *       "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
          *     ]
          */
         categories?: string[];
         /**
          * @description Tag ids (repeat or comma-separate): servers with at least one of them
          * @example [
-         *       "example"
+         *       "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
          *     ]
          */
         tags?: string[];
@@ -35351,6 +36736,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
+          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -35515,7 +36901,10 @@ export interface operations {
          */
         'application/json': {
           name: string;
-          /** @description Lower-case letters, digits and single hyphens; 3–64 characters */
+          /**
+           * @description Lower-case letters, digits and single hyphens; 3–64 characters
+           * @example example-slug
+           */
           slug: string;
           shortDescription?: string | null;
           description?: string | null;
@@ -35545,6 +36934,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -35811,7 +37202,10 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description Identifier (UUIDv7) */
+          /**
+           * @description Identifier (UUIDv7)
+           * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+           */
           newOwnerId: string;
           /**
            * @description USER: any active user; TEAM: a team in which you are OWNER or ADMIN
@@ -35845,9 +37239,15 @@ export interface operations {
           'application/json': {
             message: string;
             server: {
-              /** @description Identifier (UUIDv7) */
+              /**
+               * @description Identifier (UUIDv7)
+               * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+               */
               id: string;
-              /** @description Identifier (UUIDv7) */
+              /**
+               * @description Identifier (UUIDv7)
+               * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+               */
               ownerId: string;
               /** @enum {string} */
               ownerType: 'USER' | 'TEAM';
@@ -37577,7 +38977,10 @@ export interface operations {
            *     }
            */
           'application/json': {
-            /** @description Identifier (UUIDv7) */
+            /**
+             * @description Identifier (UUIDv7)
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
             id: string;
             online: boolean;
             /** @description 0 when offline */
@@ -37586,6 +38989,7 @@ export interface operations {
             /**
              * Format: date-time
              * @description ISO 8601 timestamp, UTC
+             * @example 2026-11-24T10:00:00.000Z
              */
             lastReportedAt: string | null;
           };
@@ -38798,6 +40202,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
+          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -39045,7 +40450,10 @@ export interface operations {
            */
           'application/json': {
             socialLinks: {
-              /** @description Identifier (UUIDv7) */
+              /**
+               * @description Identifier (UUIDv7)
+               * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+               */
               id: string;
               platform: string;
               url: string;
@@ -39202,6 +40610,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -40023,6 +41433,7 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
           [name: string]: unknown;
         };
         content: {
@@ -40599,6 +42010,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
+          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -40714,7 +42126,10 @@ export interface operations {
          */
         'application/json': {
           name: string;
-          /** @description Lower-case letters, digits and single hyphens; 3–64 characters */
+          /**
+           * @description Lower-case letters, digits and single hyphens; 3–64 characters
+           * @example example-slug
+           */
           slug: string;
           description?: string | null;
         };
@@ -40728,6 +42143,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -40948,7 +42365,10 @@ export interface operations {
           'application/json': {
             /** @description Most used first */
             tags: {
-              /** @description Identifier (UUIDv7) */
+              /**
+               * @description Identifier (UUIDv7)
+               * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+               */
               id: string;
               name: string;
               slug: string;
@@ -41250,7 +42670,7 @@ export interface operations {
       path: {
         /**
          * @description For this operation the `{slug}` segment carries identifier (UUIDv7) (`id`)
-         * @example example-slug
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
          */
         slug: string;
       };
@@ -41389,7 +42809,7 @@ export interface operations {
       path: {
         /**
          * @description For this operation the `{slug}` segment carries identifier (UUIDv7) (`id`)
-         * @example example-slug
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
          */
         slug: string;
       };
@@ -41697,7 +43117,10 @@ export interface operations {
          */
         'application/json': {
           name: string;
-          /** @description Lower-case letters, digits and single hyphens; 3–64 characters */
+          /**
+           * @description Lower-case letters, digits and single hyphens; 3–64 characters
+           * @example example-slug
+           */
           slug: string;
           description?: string | null;
           /** Format: uri */
@@ -41715,6 +43138,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -42018,7 +43443,7 @@ export interface operations {
       path: {
         /**
          * @description For this operation the `{slug}` segment carries identifier (UUIDv7) (`id`)
-         * @example example-slug
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
          */
         slug: string;
       };
@@ -42157,7 +43582,7 @@ export interface operations {
       path: {
         /**
          * @description For this operation the `{slug}` segment carries identifier (UUIDv7) (`id`)
-         * @example example-slug
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
          */
         slug: string;
       };
@@ -42371,7 +43796,7 @@ export interface operations {
       query?: {
         /**
          * @description An event id (UUIDv7): events after it are returned
-         * @example example
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
          */
         after?: string;
         /**
@@ -42393,6 +43818,7 @@ export interface operations {
           | 'version.latest_changed'
           | 'file.uploaded'
           | 'file.deleted'
+          | 'file.infected'
           | 'server.created'
           | 'server.updated'
           | 'server.deleted'
@@ -42624,6 +44050,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
+          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -42822,6 +44249,7 @@ export interface operations {
             | 'version.latest_changed'
             | 'file.uploaded'
             | 'file.deleted'
+            | 'file.infected'
             | 'server.created'
             | 'server.updated'
             | 'server.deleted'
@@ -42849,7 +44277,10 @@ export interface operations {
              * @enum {string}
              */
             kind: 'USER' | 'TEAM' | 'RESOURCE' | 'SERVER' | 'PLATFORM';
-            /** @description Identifier (UUIDv7) */
+            /**
+             * @description Identifier (UUIDv7)
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
             id?: string;
           };
           /** @description At most 500 characters; null or empty clears it */
@@ -42875,6 +44306,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -43449,6 +44882,7 @@ export interface operations {
             | 'version.latest_changed'
             | 'file.uploaded'
             | 'file.deleted'
+            | 'file.infected'
             | 'server.created'
             | 'server.updated'
             | 'server.deleted'
@@ -43856,7 +45290,10 @@ export interface operations {
            *     }
            */
           'application/json': {
-            /** @description Identifier (UUIDv7) */
+            /**
+             * @description Identifier (UUIDv7)
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
             deliveryId: string;
           };
         };
@@ -44033,6 +45470,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
+          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -44050,7 +45488,7 @@ export interface operations {
            *           "lastResponseStatus": 1,
            *           "lastError": "example",
            *           "durationMs": 1,
-           *           "redeliveryOf": "example",
+           *           "redeliveryOf": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
            *           "createdAt": "2026-11-24T10:00:00.000Z"
            *         }
            *       ],
@@ -44232,7 +45670,10 @@ export interface operations {
            *     }
            */
           'application/json': {
-            /** @description Identifier (UUIDv7) */
+            /**
+             * @description Identifier (UUIDv7)
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
             deliveryId: string;
           };
         };
@@ -44583,6 +46024,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -44595,7 +46038,10 @@ export interface operations {
            *     }
            */
           'application/json': {
-            /** @description Identifier (UUIDv7) */
+            /**
+             * @description Identifier (UUIDv7)
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
             id: string;
             name: string;
             /** @description The server key ("sk_" + 40 base62 characters). Shown only in this response: store it now. */
@@ -44603,6 +46049,7 @@ export interface operations {
             /**
              * Format: date-time
              * @description ISO 8601 timestamp, UTC
+             * @example 2026-11-24T10:00:00.000Z
              */
             createdAt: string;
           };
@@ -44986,7 +46433,10 @@ export interface operations {
            *     }
            */
           'application/json': {
-            /** @description Identifier (UUIDv7) */
+            /**
+             * @description Identifier (UUIDv7)
+             * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+             */
             serverId: string;
             /** @enum {boolean} */
             online: true;
@@ -45183,6 +46633,7 @@ export interface operations {
               /**
                * Format: date-time
                * @description ISO 8601 timestamp, UTC
+               * @example 2026-11-24T10:00:00.000Z
                */
               at: string;
               /** @description The bucket's average, rounded; minutes without a sample count 0 */
@@ -45361,6 +46812,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
+          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -45564,6 +47016,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -46346,11 +47800,13 @@ export interface operations {
             /**
              * Format: date-time
              * @description ISO 8601 timestamp, UTC
+             * @example 2026-11-24T10:00:00.000Z
              */
             computedAt: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 timestamp, UTC
+             * @example 2026-11-24T10:00:00.000Z
              */
             listedAt: string | null;
           };
@@ -46629,6 +48085,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
+          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -46842,6 +48299,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -46945,6 +48404,28 @@ export interface operations {
            *       "error": "Not Found",
            *       "message": "Resource not found",
            *       "code": "NOT_FOUND",
+           *       "requestId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflict with the current state: a taken slug or name, a status that does not allow the change, a duplicate (code CONFLICT, SLUG_TAKEN, INVALID_STATUS_TRANSITION or a more specific code) */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 409,
+           *       "error": "Conflict",
+           *       "message": "The request conflicts with the current state",
+           *       "code": "CONFLICT",
            *       "requestId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
            *     }
            */
@@ -47055,6 +48536,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
+          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -47265,6 +48747,8 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -47368,6 +48852,28 @@ export interface operations {
            *       "error": "Not Found",
            *       "message": "Resource not found",
            *       "code": "NOT_FOUND",
+           *       "requestId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflict with the current state: a taken slug or name, a status that does not allow the change, a duplicate (code CONFLICT, SLUG_TAKEN, INVALID_STATUS_TRANSITION or a more specific code) */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 409,
+           *       "error": "Conflict",
+           *       "message": "The request conflicts with the current state",
+           *       "code": "CONFLICT",
            *       "requestId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
            *     }
            */
@@ -47860,7 +49366,7 @@ export interface operations {
       query?: {
         /**
          * @description The digest the hashes are of; sha512 when omitted
-         * @example sha512
+         * @example sha1
          */
         algorithm?: 'sha1' | 'sha256' | 'sha512';
       };
@@ -48003,6 +49509,25 @@ export interface operations {
            *               "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
            *               "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
            *               "fileId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+           *             }
+           *           }
+           *         ],
+           *         "dependencies": [
+           *           {
+           *             "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *             "type": "REQUIRED",
+           *             "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *             "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *             "externalName": "Example",
+           *             "externalUrl": "https://example.org/",
+           *             "minVersion": "1.0.0",
+           *             "resource": {
+           *               "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *               "name": "Example",
+           *               "slug": "example-slug",
+           *               "shortDescription": "Text written by the caller.",
+           *               "iconUrl": "https://example.org/",
+           *               "type": "MOD"
            *             }
            *           }
            *         ],
@@ -48166,7 +49691,7 @@ export interface operations {
          *       "hashes": [
          *         "0123456789abcdef0123456789abcdef01234567"
          *       ],
-         *       "algorithm": "sha512"
+         *       "algorithm": "sha1"
          *     }
          */
         'application/json': {
@@ -48174,7 +49699,6 @@ export interface operations {
           hashes: string[];
           /**
            * @description The digest the hashes are of; sha512 when omitted
-           * @default sha512
            * @enum {string}
            */
           algorithm?: 'sha1' | 'sha256' | 'sha512';
@@ -48354,7 +49878,7 @@ export interface operations {
          *       "hashes": [
          *         "0123456789abcdef0123456789abcdef01234567"
          *       ],
-         *       "algorithm": "sha512",
+         *       "algorithm": "sha1",
          *       "gameVersions": [
          *         "1.0.0"
          *       ],
@@ -48368,7 +49892,6 @@ export interface operations {
           hashes: string[];
           /**
            * @description The digest the hashes are of; sha512 when omitted
-           * @default sha512
            * @enum {string}
            */
           algorithm?: 'sha1' | 'sha256' | 'sha512';
@@ -48647,6 +50170,25 @@ export interface operations {
            *           }
            *         }
            *       ],
+           *       "dependencies": [
+           *         {
+           *           "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "type": "REQUIRED",
+           *           "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "externalName": "Example",
+           *           "externalUrl": "https://example.org/",
+           *           "minVersion": "1.0.0",
+           *           "resource": {
+           *             "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *             "name": "Example",
+           *             "slug": "example-slug",
+           *             "shortDescription": "Text written by the caller.",
+           *             "iconUrl": "https://example.org/",
+           *             "type": "MOD"
+           *           }
+           *         }
+           *       ],
            *       "moderation": {
            *         "position": 1,
            *         "total": 1,
@@ -48687,6 +50229,535 @@ export interface operations {
            *       "error": "Bad Request",
            *       "message": "body/name must NOT have fewer than 1 characters",
            *       "code": "INVALID_REQUEST",
+           *       "requestId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found: the object does not exist or the caller may not see it (code NOT_FOUND) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 404,
+           *       "error": "Not Found",
+           *       "message": "Resource not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests: the per-minute limit is spent; retry after Retry-After seconds (code RATE_LIMITED) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 429,
+           *       "error": "Too Many Requests",
+           *       "message": "Rate limit exceeded: at most 120 requests per minute; retry in 42 s",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listDependents: {
+    parameters: {
+      query?: {
+        /**
+         * @description REQUIRED must be installed; OPTIONAL adds features; INCOMPATIBLE must not be installed alongside; EMBEDDED is shipped inside this version
+         * @example REQUIRED
+         */
+        type?: 'REQUIRED' | 'OPTIONAL' | 'INCOMPATIBLE' | 'EMBEDDED';
+        /**
+         * @description 1–100
+         * @example 20
+         */
+        limit?: number;
+        /**
+         * @description Items to skip, 0–10,000,000
+         * @example 0
+         */
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
+        resourceId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK: the requested data */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "resources": [
+           *         {
+           *           "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "name": "Example",
+           *           "slug": "example-slug",
+           *           "shortDescription": "Text written by the caller.",
+           *           "iconUrl": "https://example.org/",
+           *           "type": "MOD",
+           *           "dependencyType": "REQUIRED",
+           *           "viaVersionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+           *         }
+           *       ],
+           *       "total": 1
+           *     }
+           */
+          'application/json': {
+            resources: {
+              /**
+               * @description Identifier (UUIDv7)
+               * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+               */
+              id: string;
+              name: string;
+              slug: string;
+              shortDescription: string;
+              iconUrl: string | null;
+              /** @enum {string} */
+              type:
+                | 'MOD'
+                | 'PLUGIN'
+                | 'ASSET_PACK'
+                | 'DATA_PACK'
+                | 'WORLD'
+                | 'PREFAB'
+                | 'MODPACK'
+                | 'PREMADE_SERVER';
+              /**
+               * @description REQUIRED must be installed; OPTIONAL adds features; INCOMPATIBLE must not be installed alongside; EMBEDDED is shipped inside this version
+               * @enum {string}
+               */
+              dependencyType: 'REQUIRED' | 'OPTIONAL' | 'INCOMPATIBLE' | 'EMBEDDED';
+              /** @description The dependent resource's newest APPROVED version */
+              viaVersionId: string;
+            }[];
+            total: number;
+          };
+        };
+      };
+      /** @description Not modified: the representation still matches the ETag sent in If-None-Match; no body */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid request: a path parameter, query value or body field does not match its schema or a rule (code INVALID_REQUEST or a more specific code; `details` names the field) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 400,
+           *       "error": "Bad Request",
+           *       "message": "body/name must NOT have fewer than 1 characters",
+           *       "code": "INVALID_REQUEST",
+           *       "requestId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found: the object does not exist or the caller may not see it (code NOT_FOUND) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 404,
+           *       "error": "Not Found",
+           *       "message": "Resource not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests: the per-minute limit is spent; retry after Retry-After seconds (code RATE_LIMITED) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 429,
+           *       "error": "Too Many Requests",
+           *       "message": "Rate limit exceeded: at most 120 requests per minute; retry in 42 s",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getDependencyTree: {
+    parameters: {
+      query?: {
+        /**
+         * @description A publicly visible version of the resource; default its newest APPROVED version
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
+        versionId?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
+        resourceId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK: the requested data */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "root": {
+           *         "resource": {
+           *           "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "name": "Example",
+           *           "slug": "example-slug",
+           *           "shortDescription": "Text written by the caller.",
+           *           "iconUrl": "https://example.org/",
+           *           "type": "MOD"
+           *         },
+           *         "version": {
+           *           "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "versionNumber": "example",
+           *           "name": "Example",
+           *           "channel": "example"
+           *         }
+           *       },
+           *       "nodes": [
+           *         {
+           *           "resource": {
+           *             "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *             "name": "Example",
+           *             "slug": "example-slug",
+           *             "shortDescription": "Text written by the caller.",
+           *             "iconUrl": "https://example.org/",
+           *             "type": "MOD"
+           *           },
+           *           "version": {
+           *             "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *             "versionNumber": "example",
+           *             "name": "Example",
+           *             "channel": "example"
+           *           },
+           *           "type": "REQUIRED",
+           *           "depth": 1,
+           *           "requiredByVersionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "minVersion": "1.0.0"
+           *         }
+           *       ],
+           *       "missing": [
+           *         {
+           *           "dependencyId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "requiredByVersionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "depth": 1,
+           *           "reason": "EXTERNAL",
+           *           "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "versionId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "externalName": "Example",
+           *           "externalUrl": "https://example.org/",
+           *           "minVersion": "1.0.0"
+           *         }
+           *       ],
+           *       "truncated": true
+           *     }
+           */
+          'application/json': components['schemas']['DependencyTree'];
+        };
+      };
+      /** @description Not modified: the representation still matches the ETag sent in If-None-Match; no body */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid request: a path parameter, query value or body field does not match its schema or a rule (code INVALID_REQUEST or a more specific code; `details` names the field) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 400,
+           *       "error": "Bad Request",
+           *       "message": "body/name must NOT have fewer than 1 characters",
+           *       "code": "INVALID_REQUEST",
+           *       "requestId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found: the object does not exist or the caller may not see it (code NOT_FOUND) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 404,
+           *       "error": "Not Found",
+           *       "message": "Resource not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests: the per-minute limit is spent; retry after Retry-After seconds (code RATE_LIMITED) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 429,
+           *       "error": "Too Many Requests",
+           *       "message": "Rate limit exceeded: at most 120 requests per minute; retry in 42 s",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getVersionSuggestions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
+        resourceId: string;
+        /**
+         * @description Identifier (UUIDv7)
+         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         */
+        versionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK: the requested data */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "versionNumber": "example",
+           *       "dependencies": [
+           *         {
+           *           "externalName": "Example",
+           *           "resourceId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "type": "REQUIRED",
+           *           "versionRange": "example"
+           *         }
+           *       ],
+           *       "gameVersions": [
+           *         {
+           *           "id": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab",
+           *           "name": "Example"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['VersionSuggestions'];
+        };
+      };
+      /** @description Not modified: the representation still matches the ETag sent in If-None-Match; no body */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid request: a path parameter, query value or body field does not match its schema or a rule (code INVALID_REQUEST or a more specific code; `details` names the field) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 400,
+           *       "error": "Bad Request",
+           *       "message": "body/name must NOT have fewer than 1 characters",
+           *       "code": "INVALID_REQUEST",
+           *       "requestId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unauthenticated: credentials are missing, unknown, revoked or expired (code UNAUTHORIZED) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 401,
+           *       "error": "Unauthorized",
+           *       "message": "Authentication required",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Forbidden: the caller's role, team membership or API key scopes do not allow this (code FORBIDDEN or INSUFFICIENT_SCOPE) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "statusCode": 403,
+           *       "error": "Forbidden",
+           *       "message": "You do not have permission to do this",
+           *       "code": "FORBIDDEN",
            *       "requestId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
            *     }
            */
