@@ -233,6 +233,14 @@ describe('warnings', () => {
     });
   });
 
+  it('finds duplicates among long names too (remembered by digest), and not between different ones', async () => {
+    const long = `deep/${'x'.repeat(300)}`;
+    const same = buildZip([{ name: long }, { name: `${long}y` }, { name: long }]);
+    expect((await inspectionOf(same, 'long.zip')).warnings).toEqual(['DUPLICATE_ENTRY']);
+    const different = buildZip([{ name: long }, { name: `${long}y` }]);
+    expect((await inspectionOf(different, 'long.zip')).warnings).toEqual([]);
+  });
+
   it('an empty archive is an archive of no entries', async () => {
     const empty = endRecords(0, 0, 0);
     expect(await inspectionOf(empty, 'empty.zip')).toMatchObject({

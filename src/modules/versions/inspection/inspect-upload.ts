@@ -2,6 +2,7 @@
 // storage with a fixed number of byte-range reads (zip-central-directory.ts), never extracted and never read
 // whole. Unsafe names and bomb-like sizes refuse the upload (400 UNSAFE_ARCHIVE; the caller removes the object);
 // the root manifest.json is parsed; the rest becomes warnings.
+import { createHash } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import type { StoredStream } from '../../../core/files/hashing-upload.js';
 import {
@@ -95,6 +96,13 @@ async function readManifest(source: RangeSource, entry: ZipDirectoryEntry): Prom
   }
 }
 
+/**
+ * What the duplicate check remembers of a name: long names by digest, so 100,000 names of up to 64 KiB each
+ * cannot pin gigabytes while the directory streams by.
+ */
+const nameKey = (name: string): string =>
+  name.length <= 128 ? name : `#${createHash('sha256').update(name).digest('base64')}`;
+
 async function inspectArchive(source: RangeSource): Promise<FileInspectionView> {
   const end = await readZipDirectoryEnd(source);
   // Before a byte of the directory is read.
@@ -115,8 +123,9 @@ async function inspectArchive(source: RangeSource): Promise<FileInspectionView> 
       uncompressedSize += entry.uncompressedSize;
       refuseSizes(uncompressedSize, source.size, false);
       for (const warning of entryWarnings(entry)) warnings.add(warning);
-      if (names.has(entry.name)) warnings.add('DUPLICATE_ENTRY');
-      else names.add(entry.name);
+      const seenAs = nameKey(entry.name);
+      if (names.has(seenAs)) warnings.add('DUPLICATE_ENTRY');
+      else names.add(seenAs);
       // The first one, as a reader that stops at the first match would take it.
       if (entry.name === MANIFEST_NAME && manifestEntry === undefined) manifestEntry = entry;
     }
