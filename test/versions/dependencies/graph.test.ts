@@ -132,7 +132,7 @@ describe('GET /resources/:id/dependencies/tree', () => {
   });
 
   it('stops a chain of 12 at depth 10 and says it was truncated', async () => {
-    const chain = [];
+    const chain: Array<{ id: string }> = [];
     for (let i = 0; i < 12; i++) chain.push(await approvedResource(t, cast));
     for (let i = 11; i >= 0; i--) {
       await release(

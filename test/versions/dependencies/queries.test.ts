@@ -28,7 +28,7 @@ it('lists versions with their dependencies in the same number of queries for 1 o
 });
 
 it('validates 1 or 40 internal targets in the same number of queries', async () => {
-  const targets = [];
+  const targets: Array<{ id: string }> = [];
   for (let i = 0; i < 40; i++) targets.push(await approvedResource(t, cast));
   const mine = await approvedResource(t, cast);
   const [gameVersion] = await gameVersionIds(t.app);
@@ -53,7 +53,7 @@ it('validates 1 or 40 internal targets in the same number of queries', async () 
 it('resolves a wide tree level in as many queries as a narrow one', async () => {
   const [narrowRoot, wideRoot, leaf] = await Promise.all([1, 2, 3].map(() => approvedResource(t, cast)));
   await release(t, cast, leaf!.id);
-  const wide = [];
+  const wide: Array<{ id: string }> = [];
   for (let i = 0; i < 8; i++) {
     const resource = await approvedResource(t, cast);
     await release(t, cast, resource.id, [{ type: 'REQUIRED', resourceId: leaf!.id }]);
