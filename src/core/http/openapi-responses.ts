@@ -8,7 +8,7 @@
 import type { RouteFactsTable } from './openapi-route-facts.js';
 import { routeFactsKey } from './openapi-route-facts.js';
 import { operationsOf } from './openapi-types.js';
-import type { OpenApiDocument, OperationObject } from './openapi-types.js';
+import type { OpenApiDocument, OperationObject, ResponseObject } from './openapi-types.js';
 
 const ERROR_SCHEMA = { $ref: '#/components/schemas/Error' };
 
@@ -121,6 +121,7 @@ export function withDerivedResponses<T>(document: T, facts: RouteFactsTable): T 
     }
     if (method === 'get' && responses['200'] !== undefined) responses['304'] ??= { description: '' };
     for (const [status, response] of Object.entries(responses)) {
+      errorsAsJson(status, response);
       if (!response.description || response.description === 'Default Response') {
         response.description = describeStatus(status, method);
       }
@@ -128,6 +129,19 @@ export function withDerivedResponses<T>(document: T, facts: RouteFactsTable): T 
     }
   }
   return document;
+}
+
+/**
+ * Errors are always JSON: a route that produces another type (a ZIP download declares `produces`) gets its error
+ * responses documented under that type by the generator; they move back to application/json.
+ */
+function errorsAsJson(status: string, response: ResponseObject): void {
+  if (Number(status) < 400 || response.content === undefined) return;
+  const errorMedia = Object.entries(response.content).find(
+    ([type, media]) => type !== 'application/json' && media.schema?.['$ref'] === ERROR_SCHEMA.$ref,
+  );
+  if (errorMedia === undefined) return;
+  response.content = { 'application/json': { schema: { ...ERROR_SCHEMA } } };
 }
 
 function describeStatus(status: string, method: string): string {
