@@ -51,13 +51,15 @@ describe('multipart request bodies in /openapi.json', () => {
       expect(Object.keys(body.content), name).toEqual(['multipart/form-data']);
       const { schema } = body.content['multipart/form-data']!;
       expect(schema.required, name).toHaveLength(1);
-      expect(schema.properties[schema.required[0]!], name).toMatchObject({ type: 'string', format: 'binary' });
+      expect(schema.properties[schema.required[0]!], name).toMatchObject({
+        type: 'string',
+        format: 'binary',
+      });
     }
   });
 
   it('names each upload’s own file field and its text fields', () => {
-    const form = (path: string) =>
-      paths[path]!['post']!.requestBody!.content['multipart/form-data']!.schema;
+    const form = (path: string) => paths[path]!['post']!.requestBody!.content['multipart/form-data']!.schema;
     expect(form('/resources/{id}/icon').required).toEqual(['icon']);
     expect(form('/teams/{id}/banner').required).toEqual(['banner']);
     expect(form('/users/me/image').required).toEqual(['image']);
@@ -71,8 +73,9 @@ describe('multipart request bodies in /openapi.json', () => {
   it('keeps JSON bodies JSON: creating an API key is not an upload', () => {
     const createKey = paths['/users/me/api-keys']!['post']!.requestBody!;
     expect(Object.keys(createKey.content)).toEqual(['application/json']);
-    expect(t.app.scopedRoutes.find((route) => route.url === '/users/me/api-keys' && route.method === 'POST'))
-      .toMatchObject({ facts: { upload: false } });
+    expect(
+      t.app.scopedRoutes.find((route) => route.url === '/users/me/api-keys' && route.method === 'POST'),
+    ).toMatchObject({ facts: { upload: false } });
   });
 
   it('leaves no vendor marker in the document', () => {
@@ -82,9 +85,9 @@ describe('multipart request bodies in /openapi.json', () => {
 
 describe('multipartRequestBody', () => {
   it('refuses a text field named like the file field', () => {
-    expect(() => multipartRequestBody({ file: 'file', fields: { file: { type: 'string' } as never } })).toThrow(
-      'Form field file is also the file field',
-    );
+    expect(() =>
+      multipartRequestBody({ file: 'file', fields: { file: { type: 'string' } as never } }),
+    ).toThrow('Form field file is also the file field');
   });
 
   it('leaves documents without upload operations unchanged', () => {
