@@ -4,8 +4,7 @@
 // - a request that carries credentials (Authorization, x-api-key): `private, no-store`, whatever the route;
 // - everything else (writes, errors): `no-store`.
 // `Vary: Authorization, X-Api-Key` goes on every answer except immutable (content-addressed) ones, so a shared
-// cache never hands one caller's answer to another. Routes that set Cache-Control themselves keep it unless
-// the request carries credentials and the value would let a shared cache keep it.
+// cache never hands one caller's answer to another. Routes that set Cache-Control themselves keep it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export const PUBLIC_ANSWER = 'public, max-age=5, must-revalidate';
@@ -31,12 +30,9 @@ export function mergeVary(current: unknown, names: string[]): string {
 function chooseCacheControl(request: FastifyRequest, reply: FastifyReply): string {
   const chosen = reply.getHeader('cache-control');
   const credentialed = hasCredentials(request);
-  if (typeof chosen === 'string') {
-    // A route's `public` choice for a caller with credentials is kept only when it is immutable (a
-    // content-addressed object, the same for everyone); anything else personal is never shared.
-    if (credentialed && /\bpublic\b/.test(chosen) && !/\bimmutable\b/.test(chosen)) return PERSONAL_ANSWER;
-    return chosen;
-  }
+  // A route that sets its own value has decided who may share the answer (feeds and public stats are the same
+  // document for every caller; server stats choose `private` for a server the public cannot see): kept.
+  if (typeof chosen === 'string') return chosen;
   const read = request.method === 'GET' || request.method === 'HEAD';
   const fresh = (reply.statusCode >= 200 && reply.statusCode < 300) || reply.statusCode === 304;
   if (!read || !fresh) return 'no-store';
