@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../../helpers/app.js';
 import type { TestApp } from '../../helpers/app.js';
 import { expectError } from '../../helpers/http.js';
+import { loadOpenApi } from '../../helpers/openapi.js';
 import { createResource, createResourceCast, moderate } from '../../resources/helpers.js';
 import type { ResourceCast } from '../../resources/helpers.js';
 import { createVersion } from '../helpers.js';
@@ -197,5 +198,19 @@ describe('GET /resources/:id/dependencies/tree', () => {
       await t.app.inject({ method: 'GET', url: tree(root.id, `?versionId=${'x'.repeat(65)}`) }),
       400,
     );
+  });
+});
+
+describe('OpenAPI', () => {
+  it.each([
+    ['/resources/{resourceId}/dependents', 'listDependents'],
+    ['/resources/{resourceId}/dependencies/tree', 'getDependencyTree'],
+  ])('documents %s as a public route', async (path, operationId) => {
+    const operation = (await loadOpenApi(t.app)).paths[path]?.['get'];
+    expect(operation?.operationId).toBe(operationId);
+    expect(operation?.summary?.length).toBeGreaterThan(0);
+    expect((operation as { description?: string } | undefined)?.description?.length).toBeGreaterThan(0);
+    expect(operation?.security).toEqual([]);
+    expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '404']));
   });
 });

@@ -6,7 +6,7 @@ import type { TestApp } from '../../helpers/app.js';
 import { expectError } from '../../helpers/http.js';
 import { createResource, createResourceCast, moderate } from '../../resources/helpers.js';
 import type { ResourceCast } from '../../resources/helpers.js';
-import { act, createVersion, gameVersionIds, readVersion, versionsUrl } from '../helpers.js';
+import { act, createVersion, gameVersionIds, readVersion, uploadFile, versionsUrl } from '../helpers.js';
 import { approvedResource, getJson, patchDependencies, release } from './helpers.js';
 import type { VersionWithDependencies } from './helpers.js';
 
@@ -86,7 +86,6 @@ describe('declaring dependencies', () => {
     ).json() as VersionWithDependencies[];
     expect(list.find((item) => item.id === created.id)?.dependencies).toEqual(created.dependencies);
     // Once released, anyone sees the same list.
-    const { uploadFile } = await import('../helpers.js');
     await uploadFile(t.app, cast.owner, mine.id, created.id);
     await act(t.app, cast.owner, mine.id, created.id, 'submit');
     await act(t.app, cast.moderator, mine.id, created.id, 'approve');
@@ -268,7 +267,6 @@ describe('PATCH of dependencies', () => {
   it('is refused outside DRAFT and REJECTED (409)', async () => {
     const mine = await approvedResource(t, cast);
     const version = await createVersion(t.app, cast.owner, mine.id);
-    const { uploadFile } = await import('../helpers.js');
     await uploadFile(t.app, cast.owner, mine.id, version.id);
     await act(t.app, cast.owner, mine.id, version.id, 'submit');
     expectError(
