@@ -14,6 +14,7 @@ import { etagHash } from './core/http/rendered.js';
 import type { Database } from './core/db/database.js';
 import { migrateToLatest } from './core/db/migrator.js';
 import { registerErrorHandling } from './core/http/error-handler.js';
+import { registerConventions, scheduleConventionJobs } from './core/http/conventions/index.js';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './core/http/framework-errors.js';
 import { registerInputGuards } from './core/http/input-guards.js';
 import { registerOpenApi } from './core/http/openapi.js';
@@ -116,6 +117,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerCoreProbes(readiness, database, storage);
   warnIfTrustingEveryProxy(app.log, config.trustProxy);
   registerErrorHandling(app);
+  // Before any route: their onRoute rules (Location, Link, idempotency, 405) must see every route.
+  registerConventions(app, { db: database.db, clock, secret: config.secret });
   registerSecurityHeaders(app);
   if (config.compression) await registerCompression(app);
   if (metrics) await registerMetrics(app, { metrics, token: config.metricsToken, database });
@@ -154,6 +157,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const context: AppContext = { config, database, storage, clock, scheduler, readiness };
   app.decorate('context', context);
   if (metrics) scheduler.observe((run) => metrics.observeJobRun(run));
+  scheduleConventionJobs(scheduler, database.db, clock);
 
   await app.register(cdnRoutes, { prefix: '/cdn', storage, secret: config.secret, clock });
   await registerModules(app, context);

@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
+import { parseClamdAddress } from './core/files/clamd.js';
+import type { ClamdAddress } from './core/files/clamd.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -68,6 +70,29 @@ export interface Config {
   votes: VotesConfig;
   /** The transparent server rank's weights (spec/extensions.md §3). */
   rank: RankConfig;
+  /** Malware scanning with clamd (spec/extensions.md §2.4); undefined when CLAMAV_URL is not set. */
+  clamav: ClamavConfig | undefined;
+}
+
+export interface ClamavConfig {
+  /** CLAMAV_URL: `tcp://host:port` or the absolute path of clamd's unix socket. */
+  address: ClamdAddress;
+  /** CLAMAV_TIMEOUT_MS: connecting, and any silence of clamd during a scan. */
+  timeoutMs: number;
+}
+
+function clamavConfig(env: Env): ClamavConfig | undefined {
+  const raw = text(env, 'CLAMAV_URL');
+  if (raw === undefined) return undefined;
+  try {
+    return {
+      address: parseClamdAddress(raw),
+      timeoutMs: integer(env, 'CLAMAV_TIMEOUT_MS', 60_000, 100, 600_000),
+    };
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError('CLAMAV_URL', (error as Error).message);
+  }
 }
 
 export interface VotesConfig {
@@ -346,6 +371,7 @@ export function loadConfig(env: Env = process.env): Config {
       votifierTimeoutMs: integer(env, 'VOTIFIER_TIMEOUT_MS', 5_000, 100, 60_000),
     },
     rank: rankConfig(env),
+    clamav: clamavConfig(env),
   };
 }
 

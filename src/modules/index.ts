@@ -248,6 +248,7 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
       clock,
       maxFileBytes: context.config.maxFileBytes,
       versions,
+      scanOnUpload: context.config.clamav !== undefined,
     }),
     maxFileBytes: context.config.maxFileBytes,
   });

@@ -16,8 +16,11 @@ import { PERSONAS, createPersonasAndTeam, produceEvents } from './helpers/walk-s
 import type { AccountPersona, Gone, Owner, Persona, World } from './helpers/walk-scenario.js';
 import type { DeliveryOutcome } from '../../src/modules/webhooks/delivery/worker.js';
 
-/** Types no route records yet (votes: §3). Remove an entry when its route lands. */
-const NOT_PRODUCED_YET = ['server.voted'];
+/**
+ * Types no route records yet (votes: §3), or that need a peer this walk does not start (file.infected needs clamd;
+ * test/versions/scanning/ shows it to moderators only). Remove an entry when the walk produces it.
+ */
+const NOT_PRODUCED_YET = ['server.voted', 'file.infected'];
 
 let t: TestApp;
 let world: World;

@@ -7,7 +7,7 @@ import { createPersonas, createUser } from '../helpers/factories.js';
 import type { Personas, TestUser } from '../helpers/factories.js';
 import { expectError } from '../helpers/http.js';
 
-const ERROR_KEYS = ['code', 'error', 'message', 'statusCode'];
+const ERROR_KEYS = ['code', 'error', 'message', 'requestId', 'statusCode'];
 
 describe('error responses and body rules', () => {
   let t: TestApp;
@@ -34,9 +34,10 @@ describe('error responses and body rules', () => {
       expect(res.headers['content-type']).toMatch(/^application\/json/);
     });
 
-    it('answers 404 for a known path with a method it does not have', async () => {
+    it('answers 405 with Allow for a known path with a method it does not have', async () => {
       const res = await t.app.inject({ method: 'PUT', url: '/health' });
-      const body = expectError(res, 404, 'NOT_FOUND');
+      const body = expectError(res, 405, 'METHOD_NOT_ALLOWED');
+      expect(res.headers['allow']).toBe('GET, HEAD');
       expect(Object.keys(body).sort()).toEqual(ERROR_KEYS);
     });
   });

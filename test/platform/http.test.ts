@@ -44,6 +44,11 @@ const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 /** `/users/{userId}` → `/users/:userId`; the wildcard `{*}` → `*`. */
 const toFastifyPath = (path: string) => path.replace(/\{\*\}/g, '*').replace(/\{([^}]+)\}/g, ':$1');
+/**
+ * A route or document path without its parameter names: the document names a wildcard `{path}` and a path twin's
+ * parameter after the interface's form (src/core/http/openapi-paths.ts), so names are not compared.
+ */
+const routeShape = (path: string) => toFastifyPath(path).replace(/:[^/]+|\*$/g, ':');
 
 /** Every (method, path) the service must expose: the interface's user routes and DESIGN §7. */
 const KNOWN_ROUTES: Array<[string, string]> = [
@@ -252,22 +257,20 @@ describe('HTTP conventions', () => {
     });
 
     it('documents only routes that exist', () => {
+      const routes = new Set(registered.map(({ method, url }) => `${method} ${routeShape(url)}`));
       for (const { path, method } of operations()) {
-        expect(
-          t.app.hasRoute({ method: method.toUpperCase() as 'GET', url: toFastifyPath(path) }),
-          `${method} ${path}`,
-        ).toBe(true);
+        expect(routes.has(`${method.toUpperCase()} ${routeShape(path)}`), `${method} ${path}`).toBe(true);
       }
     });
 
     it('documents every registered route (HEAD, OPTIONS and /docs excepted)', () => {
       const documented = new Set(
-        operations().map(({ method, path }) => `${method.toUpperCase()} ${toFastifyPath(path)}`),
+        operations().map(({ method, path }) => `${method.toUpperCase()} ${routeShape(path)}`),
       );
       const routes = registered
         .filter(({ method }) => method !== 'HEAD' && method !== 'OPTIONS')
         .filter(({ url }) => url !== '/docs' && !url.startsWith('/docs/'))
-        .map(({ method, url }) => `${method} ${url}`);
+        .map(({ method, url }) => `${method} ${routeShape(url)}`);
       expect(routes.length).toBeGreaterThanOrEqual(KNOWN_ROUTES.length);
       const undocumented = [...new Set(routes)].filter((route) => !documented.has(route));
       expect(undocumented).toEqual([]);

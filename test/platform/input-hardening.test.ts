@@ -10,7 +10,7 @@ import type { TestApp } from '../helpers/app.js';
 import { createPersonas } from '../helpers/factories.js';
 import type { Personas } from '../helpers/factories.js';
 import { expectError } from '../helpers/http.js';
-import { createResource } from '../resources/helpers.js';
+import { createResource, moderate } from '../resources/helpers.js';
 import { createServer } from '../servers/helpers.js';
 import { createTeam } from '../teams/helpers.js';
 
@@ -69,6 +69,8 @@ describe('input hardening', () => {
       .paths;
     const team = await createTeam(t.app, personas.admin);
     const resource = await createResource(t.app, personas.admin);
+    // Approved, so the lists of public-only roots (dependents) answer for it too.
+    await moderate(t.app, personas.admin, resource.id, 'APPROVE');
     const server = await createServer(t.app, personas.admin);
     const webhook = await t.app.inject({
       method: 'POST',
@@ -216,7 +218,8 @@ describe('input hardening', () => {
     const expectRawError = (response: RawResponse, status: number) => {
       expect(response.status, response.body).toBe(status);
       const body = JSON.parse(response.body) as Record<string, unknown>;
-      expect(Object.keys(body).sort()).toEqual(['code', 'error', 'message', 'statusCode']);
+      expect(Object.keys(body).sort()).toEqual(['code', 'error', 'message', 'requestId', 'statusCode']);
+      expect(body['requestId']).toBe(response.headers['x-request-id']);
       expect(body['statusCode']).toBe(status);
       expect(response.body).not.toContain('FST_');
       expect(response.headers['x-content-type-options']).toBe('nosniff');
@@ -230,12 +233,18 @@ describe('input hardening', () => {
       expect(expectRawError(response, 400)['code']).toBe('INVALID_REQUEST');
     });
 
-    it('answers a method the router does not serve (PROPFIND) with 404 in the one shape', async () => {
-      const response = await rawRequest(
+    it('answers a method the router does not serve (PROPFIND) with 405 on a known path, 404 elsewhere', async () => {
+      const known = await rawRequest(
         port,
         'PROPFIND /resources HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
       );
-      expect(expectRawError(response, 404)['code']).toBe('NOT_FOUND');
+      expect(expectRawError(known, 405)['code']).toBe('METHOD_NOT_ALLOWED');
+      expect(known.headers['allow']).toBe('POST, GET, HEAD');
+      const unknown = await rawRequest(
+        port,
+        'PROPFIND /no-such-path HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+      );
+      expect(expectRawError(unknown, 404)['code']).toBe('NOT_FOUND');
     });
 
     it('answers a malformed request line and a malformed header with 400 in the one shape', async () => {

@@ -96,6 +96,7 @@ describe('database outages answer 503 with Retry-After', () => {
       error: 'Service Unavailable',
       message: 'The database is unavailable; retry shortly',
       code: 'SERVICE_UNAVAILABLE',
+      requestId: res.headers['x-request-id'],
     });
     const ready = await t.app.inject({ method: 'GET', url: '/ready' });
     expect(ready.statusCode).toBe(503);

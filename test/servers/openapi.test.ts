@@ -75,13 +75,13 @@ const ROUTES: Array<[string, string, string, string, boolean, boolean]> = [
   ['get', '/server-tags/popular', 'listPopularServerTags', 'server-catalogs', false, false],
   ['get', '/server-tags/{slug}', 'getServerTag', 'server-catalogs', false, true],
   ['post', '/server-tags', 'createServerTag', 'server-catalogs', true, false],
-  ['patch', '/server-tags/{id}', 'updateServerTag', 'server-catalogs', true, true],
-  ['delete', '/server-tags/{id}', 'deleteServerTag', 'server-catalogs', true, true],
+  ['patch', '/server-tags/{slug}', 'updateServerTag', 'server-catalogs', true, true],
+  ['delete', '/server-tags/{slug}', 'deleteServerTag', 'server-catalogs', true, true],
   ['get', '/server-categories', 'listServerCategories', 'server-catalogs', false, false],
   ['get', '/server-categories/{slug}', 'getServerCategory', 'server-catalogs', false, true],
   ['post', '/server-categories', 'createServerCategory', 'server-catalogs', true, false],
-  ['patch', '/server-categories/{id}', 'updateServerCategory', 'server-catalogs', true, true],
-  ['delete', '/server-categories/{id}', 'deleteServerCategory', 'server-catalogs', true, true],
+  ['patch', '/server-categories/{slug}', 'updateServerCategory', 'server-catalogs', true, true],
+  ['delete', '/server-categories/{slug}', 'deleteServerCategory', 'server-catalogs', true, true],
 ];
 
 describe('OpenAPI document', () => {

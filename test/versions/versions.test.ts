@@ -426,6 +426,7 @@ describe('reads', () => {
         'isLatest',
         'createdAt',
         'files',
+        'dependencies',
       ].sort(),
     );
     expect((list[0]!['files'] as unknown[]).length).toBe(1);

@@ -29,6 +29,8 @@ export const EVENT_TYPES = {
   'version.latest_changed': subjectOf('version'),
   'file.uploaded': subjectOf('file'),
   'file.deleted': subjectOf('file'),
+  // A scan found malware (spec/extensions.md §2.4): for moderators only, whatever the subject's visibility.
+  'file.infected': subjectOf('file', 'MODERATORS'),
   'server.created': subjectOf('server'),
   'server.updated': subjectOf('server'),
   'server.deleted': subjectOf('server'),

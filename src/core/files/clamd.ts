@@ -1,6 +1,6 @@
 // A minimal clamd client (spec/extensions.md §2.4): PING and INSTREAM over TCP or a unix socket.
 //
-// Why not the pinned `clamscan` package: its scanStream() forwards every chunk of the source with
+// Why not the `clamscan` package (tried and dropped): its scanStream() forwards every chunk of the source with
 // `transform.write()` and `socket.write()` and ignores their return values, so a source faster than clamd (a local
 // disk, S3) piles up in the socket's write buffer — the whole file in memory for a large upload. It also logs to
 // console, and the early reply clamd sends when its stream limit is reached surfaces only as "Scan aborted".

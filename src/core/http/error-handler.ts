@@ -3,6 +3,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './errors.js';
+import { allowedMethods } from './conventions/method-not-allowed.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.js';
 
 export interface ErrorBody {
@@ -11,6 +12,8 @@ export interface ErrorBody {
   message: string;
   code: string;
   details?: Record<string, unknown>;
+  /** Same as the x-request-id header; set when the body is sent (conventions/request-id.ts). */
+  requestId?: string;
 }
 
 const CODE_BY_STATUS: Record<number, string> = {
@@ -115,12 +118,23 @@ export function registerErrorHandling(app: FastifyInstance): void {
         : fromFastifyError(error as FastifyError);
     if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
     if (body.statusCode === 429 && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
+    body.requestId = request.id;
     return reply.status(body.statusCode).send(body);
   });
 
   app.setNotFoundHandler((request, reply) => {
-    return reply
-      .status(404)
-      .send(errorBody(404, `Route ${request.method} ${request.url.split('?')[0]} not found`, 'NOT_FOUND'));
+    const path = request.url.split('?')[0];
+    // A known path under another method is a 405 with Allow (conventions/method-not-allowed.ts).
+    const allowed = allowedMethods(request);
+    if (allowed.length > 0) {
+      const message = `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`;
+      const body = errorBody(405, message, 'METHOD_NOT_ALLOWED');
+      return reply
+        .status(405)
+        .header('allow', allowed.join(', '))
+        .send({ ...body, requestId: request.id });
+    }
+    const body = errorBody(404, `Route ${request.method} ${path} not found`, 'NOT_FOUND');
+    return reply.status(404).send({ ...body, requestId: request.id });
   });
 }

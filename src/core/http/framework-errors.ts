@@ -9,8 +9,11 @@ import { errorBody } from './error-handler.js';
 import type { ErrorBody } from './error-handler.js';
 import { requestIds, securityHeaders } from './security-headers.js';
 
-/** Longest path parameter the router accepts; ids and slugs are at most 64 characters. */
-export const MAX_PARAM_LENGTH = 100;
+/**
+ * Longest path parameter the router accepts: ids and slugs are at most 64 characters, a SHA-512 in hex
+ * (GET /version-files/:hash) 128.
+ */
+export const MAX_PARAM_LENGTH = 128;
 
 function bodyForRoutingError(error: FastifyError): ErrorBody {
   switch (error.code) {
@@ -27,7 +30,11 @@ function bodyForRoutingError(error: FastifyError): ErrorBody {
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const body = bodyForRoutingError(error);
   if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-  void reply.headers(securityHeaders()).header('x-request-id', request.id).code(body.statusCode).send(body);
+  void reply
+    .headers(securityHeaders())
+    .header('x-request-id', request.id)
+    .code(body.statusCode)
+    .send({ ...body, requestId: request.id });
 }
 
 interface ClientError extends Error {
@@ -60,11 +67,12 @@ export function clientErrorHandler(): (error: ClientError, socket: Socket) => vo
       socket.destroy(error);
       return;
     }
+    const requestId = nextId();
     const answer = bodyForClientError(error);
-    const body = JSON.stringify(answer);
+    const body = JSON.stringify({ ...answer, requestId });
     const headers: Record<string, string | number> = {
       ...securityHeaders(),
-      'x-request-id': nextId(),
+      'x-request-id': requestId,
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(body),
       connection: 'close',

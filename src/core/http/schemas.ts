@@ -23,8 +23,17 @@ export function namedSchemas(): TSchema[] {
   return [...registry.values()];
 }
 
-export const Id = Type.String({ minLength: 1, maxLength: 64, description: 'Identifier (UUIDv7)' });
-export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 timestamp, UTC' });
+export const Id = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description: 'Identifier (UUIDv7)',
+  examples: ['019a8f4e-6a1b-7c3d-8e2f-0123456789ab'],
+});
+export const Timestamp = Type.String({
+  format: 'date-time',
+  description: 'ISO 8601 timestamp, UTC',
+  examples: ['2026-11-24T10:00:00.000Z'],
+});
 /**
  * `T | null`. Scalars become `type: [t, 'null']` rather than `anyOf`: fast-json-stringify serializes an `anyOf`
  * by running a validator per value, which cost about a third of a profile read.
@@ -44,6 +53,7 @@ export const Slug = Type.String({
   maxLength: 64,
   pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$',
   description: 'Lower-case letters, digits and single hyphens; 3–64 characters',
+  examples: ['example-slug'],
 });
 export const Name = Type.String({ minLength: 1, maxLength: 100 });
 export const ShortDescription = Type.String({ maxLength: 250 });
@@ -57,6 +67,7 @@ export const ErrorBody = named(
     message: Type.String(),
     code: Type.String({ description: 'Stable machine code, e.g. INVALID_REQUEST, NOT_FOUND, SLUG_TAKEN' }),
     details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    requestId: Type.String({ description: 'The request id, as in the x-request-id response header' }),
   }),
 );
 
@@ -101,9 +112,20 @@ export const LimitOffsetQuery = Type.Object({
   offset: Type.Optional(Offset),
 });
 
+/**
+ * `offset` on a page-based list: no default (whether it was sent matters), a multiple of `limit`, turned into its
+ * page before the handler runs (conventions/pagination.ts).
+ */
+export const PageOffset = Type.Integer({
+  minimum: 0,
+  maximum: MAX_OFFSET,
+  description: `Items to skip, a multiple of limit (0, limit, 2×limit…); the alternative to page. Both given: they must agree`,
+});
+
 export const PageQuery = Type.Object({
   page: Type.Optional(Page),
   limit: Type.Optional(Limit()),
+  offset: Type.Optional(PageOffset),
 });
 
 export const IdParams = Type.Object({ id: Id });

@@ -60,6 +60,9 @@ export async function adminUsersRoutes(
       schema: {
         tags,
         summary: 'List accounts (admin or super admin)',
+        description:
+          'Lists accounts with their role, status and trusted flag, for account administration. Admins ' +
+          'and super admins only.',
         operationId: 'listUsersForAdmin',
         querystring: AdminUserQuery,
         security: SECURED,
@@ -95,6 +98,9 @@ export async function adminUsersRoutes(
       schema: {
         tags,
         summary: 'Change an account role (super admin), status or trusted flag (admin or super admin)',
+        description:
+          "Changes an account's status or trusted flag (admins and super admins) or its role (super " +
+          'admins only).',
         operationId: 'updateUserForAdmin',
         params: Type.Object({ userId: Id }),
         body: AdminUserPatchBody,

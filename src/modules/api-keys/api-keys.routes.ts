@@ -151,6 +151,9 @@ export async function apiKeysRoutes(
       schema: {
         tags,
         summary: 'Revoke an API key; it fails on the very next request',
+        description:
+          'Revokes one of your API keys; the very next request made with it gets 401. Needs credentials; ' +
+          'only your own keys.',
         operationId: 'deleteApiKey',
         params: KeyParams,
         security: SECURED,

@@ -8,6 +8,7 @@ import { errors } from '../../core/http/schemas.js';
 import type { UsersService } from '../users/users.service.js';
 import { LoginBody, LoginResponse, RegisterBody, RegisterResponse } from './auth.schemas.js';
 import type { AuthService } from './auth.service.js';
+import { locationAt } from '../../core/http/conventions/location.js';
 
 const tags = ['auth'];
 
@@ -19,10 +20,13 @@ export async function authRoutes(
   app.post(
     '/auth/register',
     {
-      config: authAttemptLimit,
+      config: { ...authAttemptLimit, location: locationAt('/users/', 'user.id') },
       schema: {
         tags,
         summary: 'Create an account',
+        description:
+          'Creates an account from a unique username and email and a password. Public; attempts are ' +
+          'limited per client address, like login (429).',
         operationId: 'register',
         body: RegisterBody,
         response: { 201: RegisterResponse, ...errors(400, 409, 429) },
@@ -41,6 +45,9 @@ export async function authRoutes(
       schema: {
         tags,
         summary: 'Log in with username or email; returns a bearer token valid 30 days',
+        description:
+          'Exchanges a username or email and the password for a bearer token valid 30 days. Public; ' +
+          'attempts are limited per client address (429), and an account that may not log in gets 403.',
         operationId: 'login',
         body: LoginBody,
         response: { 200: LoginResponse, ...errors(400, 401, 403, 429) },
@@ -63,6 +70,9 @@ export async function authRoutes(
       schema: {
         tags,
         summary: 'Revoke the bearer token used for this request',
+        description:
+          'Revokes the bearer token that authenticated this request; later requests with it get 401. API ' +
+          'keys are revoked with DELETE /users/me/api-keys/{keyId} instead.',
         operationId: 'logout',
         security: SECURED,
         response: { 204: Type.Null(), ...errors(400, 401) },

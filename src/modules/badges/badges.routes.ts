@@ -31,6 +31,7 @@ export async function badgesRoutes(
       schema: {
         tags,
         summary: 'List badges, by name',
+        description: 'Every badge, sorted by name. Public.',
         operationId: 'listBadges',
         querystring: BadgeListQuery,
         response: { 200: BadgeList, ...errors(400) },
@@ -47,6 +48,7 @@ export async function badgesRoutes(
       schema: {
         tags,
         summary: 'A badge by slug',
+        description: 'A badge by its slug. Public.',
         operationId: 'getBadgeBySlug',
         params: BadgeSlugParams,
         response: { 200: ref(Badge), ...errors(400, 404) },
@@ -61,6 +63,7 @@ export async function badgesRoutes(
       schema: {
         tags,
         summary: 'A badge by id',
+        description: 'A badge by its id. Public.',
         operationId: 'getBadge',
         params: BadgeIdParams,
         response: { 200: ref(Badge), ...errors(400, 404) },
@@ -114,6 +117,8 @@ export async function badgesRoutes(
       schema: {
         tags,
         summary: 'Delete a badge and take it away from every user (admin or super admin)',
+        description:
+          'Deletes a badge and takes it away from every user holding it. Admins and super admins only.',
         operationId: 'deleteBadge',
         params: BadgeIdParams,
         security,

@@ -29,6 +29,7 @@ export async function gameVersionsRoutes(
       schema: {
         tags,
         summary: 'Game versions, newest first',
+        description: 'Every game version resources can declare compatibility with, newest first. Public.',
         operationId: 'listGameVersions',
         response: { 200: GameVersionList },
       },
@@ -61,6 +62,7 @@ export async function gameVersionsRoutes(
       schema: {
         tags,
         summary: 'Edit a game version (admin)',
+        description: 'Changes a game version. Admins only.',
         operationId: 'updateGameVersion',
         params: GameVersionIdParams,
         body: UpdateGameVersionBody,
@@ -78,6 +80,7 @@ export async function gameVersionsRoutes(
       schema: {
         tags,
         summary: 'Delete a game version (admin); resources listing it lose it',
+        description: 'Deletes a game version; resources listing it lose it. Admins only.',
         operationId: 'deleteGameVersion',
         params: GameVersionIdParams,
         security,

@@ -30,6 +30,7 @@ export async function resourceCategoriesRoutes(
       schema: {
         tags,
         summary: 'Resource categories, for one type or all, in display order',
+        description: 'Resource categories in display order, for one resource type or all of them. Public.',
         operationId: 'listResourceCategories',
         querystring: CategoryListQuery,
         response: { 200: CategoryList, ...errors(400) },
@@ -63,6 +64,7 @@ export async function resourceCategoriesRoutes(
       schema: {
         tags,
         summary: 'Edit a resource category (admin); its type cannot change',
+        description: 'Changes a resource category; its resource type cannot change. Admins only.',
         operationId: 'updateResourceCategory',
         params: CategoryIdParams,
         body: UpdateCategoryBody,
@@ -80,6 +82,7 @@ export async function resourceCategoriesRoutes(
       schema: {
         tags,
         summary: 'Delete a resource category (admin); its resources leave it',
+        description: 'Deletes a resource category; resources in it simply leave it. Admins only.',
         operationId: 'deleteResourceCategory',
         params: CategoryIdParams,
         security,

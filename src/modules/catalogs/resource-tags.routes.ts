@@ -36,6 +36,9 @@ export async function resourceTagsRoutes(
       schema: {
         tags,
         summary: 'All resource tags by name; search matches the name case-insensitively',
+        description:
+          'All resource tags sorted by name, optionally filtered by a case-insensitive match on the name. ' +
+          'Public.',
         operationId: 'listResourceTags',
         querystring: ResourceTagListQuery,
         response: { 200: ResourceTagList, ...errors(400) },
@@ -54,6 +57,8 @@ export async function resourceTagsRoutes(
       schema: {
         tags,
         summary: 'Tag autocomplete: name or slug contains q; most used first',
+        description:
+          'Autocomplete for resource tags: tags whose name or slug contains q, most used first. Public.',
         operationId: 'searchResourceTags',
         querystring: ResourceTagSearchQuery,
         response: { 200: ResourceTagSearchResult, ...errors(400) },
@@ -68,6 +73,7 @@ export async function resourceTagsRoutes(
       schema: {
         tags,
         summary: 'The tags most used by resources of a type',
+        description: 'The tags carried by the most resources of one type, most used first. Public.',
         operationId: 'listPopularResourceTags',
         params: PopularTagsParams,
         querystring: PopularTagsQuery,
@@ -85,6 +91,7 @@ export async function resourceTagsRoutes(
       schema: {
         tags,
         summary: 'A resource tag by slug',
+        description: 'A resource tag by its slug. Public.',
         operationId: 'getResourceTagBySlug',
         params: TagSlugParams,
         response: { 200: ref(ResourceTag), ...errors(400, 404) },
@@ -99,6 +106,7 @@ export async function resourceTagsRoutes(
       schema: {
         tags,
         summary: 'A resource tag by ID',
+        description: 'A resource tag by its id. Public.',
         operationId: 'getResourceTag',
         params: TagIdParams,
         response: { 200: ref(ResourceTag), ...errors(400, 404) },
@@ -132,6 +140,7 @@ export async function resourceTagsRoutes(
       schema: {
         tags,
         summary: 'Edit a resource tag (admin)',
+        description: 'Changes a resource tag. Admins only.',
         operationId: 'updateResourceTag',
         params: TagIdParams,
         body: UpdateResourceTagBody,
@@ -149,6 +158,7 @@ export async function resourceTagsRoutes(
       schema: {
         tags,
         summary: 'Delete a resource tag (admin); resources carrying it lose it',
+        description: 'Deletes a resource tag; resources carrying it lose it. Admins only.',
         operationId: 'deleteResourceTag',
         params: TagIdParams,
         security,

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireActor, requireUser } from '../../core/auth/authenticate.js';
 import { readBufferedUpload } from '../../core/http/multipart.js';
 import { SECURED } from '../../core/http/openapi.js';
+import { multipartForm } from '../../core/http/openapi-multipart.js';
 import { uploadLimit } from '../../core/http/rate-limits.js';
 import { Id, Message, errors, ref } from '../../core/http/schemas.js';
 import { typed } from '../../core/http/typed.js';
@@ -51,7 +52,7 @@ export async function registerDescriptionImageRoutes(
           'uploaded for it. The image stays temporary until a saved description contains its URL; at most 20 ' +
           'temporary images per user (409 TEMPORARY_IMAGE_LIMIT).',
         operationId: `upload${name}`,
-        consumes: ['multipart/form-data'],
+        ...multipartForm({ file: 'file', fileDescription: 'PNG, JPG, WEBP or GIF; at most 5 MiB' }),
         params: ownerParams,
         security: SECURED,
         response: {
@@ -82,6 +83,9 @@ export async function registerDescriptionImageRoutes(
       schema: {
         tags: [tag],
         summary: `Your temporary images for this ${what} description`,
+        description:
+          `The description images you uploaded for this ${what} that no saved description uses yet. Needs ` +
+          `credentials and access to the ${what}.`,
         operationId: `listTemporary${name}s`,
         params: ownerParams,
         security: SECURED,
@@ -105,6 +109,9 @@ export async function registerDescriptionImageRoutes(
       schema: {
         tags: [tag],
         summary: 'Delete a description image you uploaded that the saved description does not use',
+        description:
+          `Deletes a description image you uploaded, as long as the saved ${what} description does not ` +
+          `use it (else 409). Needs credentials.`,
         operationId: `delete${name}`,
         params: Type.Object({ ...ownerParams.properties, imageId: Id }),
         security: SECURED,

@@ -1,7 +1,9 @@
+import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { requireActor, requireUser } from '../../core/auth/authenticate.js';
 import { readBufferedUpload } from '../../core/http/multipart.js';
 import { SECURED } from '../../core/http/openapi.js';
+import { multipartForm } from '../../core/http/openapi-multipart.js';
 import { uploadLimit } from '../../core/http/rate-limits.js';
 import { errors, Message, ref } from '../../core/http/schemas.js';
 import { typed } from '../../core/http/typed.js';
@@ -12,6 +14,8 @@ import {
   GalleryImageList,
   GalleryImageParams,
   GalleryParams,
+  MAX_ALT_TEXT,
+  MAX_CAPTION,
   MAX_GALLERY_IMAGES,
   ReorderGalleryBody,
   ReplacedGalleryImage,
@@ -47,7 +51,14 @@ export async function galleriesRoutes(
           `${manage}multipart/form-data: \`image\` (required), \`caption\` (≤ 500) and \`altText\` (≤ 250) ` +
           `optional. ${imageRules} At most ${MAX_GALLERY_IMAGES} images (409 LIMIT_REACHED).`,
         operationId: 'uploadGalleryImage',
-        consumes: ['multipart/form-data'],
+        ...multipartForm({
+          file: 'image',
+          fileDescription: 'PNG, JPG or WEBP; at most 5 MiB',
+          fields: {
+            caption: Type.String({ maxLength: MAX_CAPTION }),
+            altText: Type.String({ maxLength: MAX_ALT_TEXT }),
+          },
+        }),
         params: GalleryParams,
         security,
         response: { 201: ref(GalleryImage), ...errors(400, 401, 403, 404, 409, 413, 415) },
@@ -149,7 +160,7 @@ export async function galleriesRoutes(
         summary: 'Replace the picture of a gallery image, keeping its position, caption and alt text',
         description: `${manage}multipart/form-data: \`image\`. ${imageRules}`,
         operationId: 'replaceGalleryImage',
-        consumes: ['multipart/form-data'],
+        ...multipartForm({ file: 'image', fileDescription: 'PNG, JPG or WEBP; at most 5 MiB' }),
         params: GalleryImageParams,
         security,
         response: { 200: ReplacedGalleryImage, ...errors(400, 401, 403, 404, 409, 413, 415) },

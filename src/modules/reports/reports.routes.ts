@@ -16,6 +16,7 @@ import {
   ReportedUserParams,
 } from './reports.schemas.js';
 import type { ReportsService } from './reports.service.js';
+import { locationAt } from '../../core/http/conventions/location.js';
 
 const tags = ['reports'];
 const security = SECURED;
@@ -29,6 +30,7 @@ export async function reportsRoutes(
   app.post(
     '/reports/users/:userId',
     {
+      config: { location: locationAt('/reports/') },
       preHandler: requireUser,
       schema: {
         tags,
@@ -53,6 +55,7 @@ export async function reportsRoutes(
   app.post(
     '/reports/resources/:resourceId',
     {
+      config: { location: locationAt('/reports/') },
       preHandler: requireUser,
       schema: {
         tags,
@@ -82,6 +85,7 @@ export async function reportsRoutes(
       schema: {
         tags,
         summary: 'The reports you filed, newest first',
+        description: 'The reports you filed, newest first, with their current status. Needs credentials.',
         operationId: 'listMyReports',
         querystring: MyReportsQuery,
         security,

@@ -133,6 +133,7 @@ export async function resourceListsRoutes(
         querystring: Type.Object({
           page: PageQuery.properties.page,
           limit: Type.Optional(Limit(100)),
+          offset: PageQuery.properties.offset,
         }),
         security: OPTIONAL_AUTH,
         response: { 200: ResourceList, ...errors(400, 404) },

@@ -4,6 +4,7 @@ import { requireActor, requireUser } from '../../core/auth/authenticate.js';
 import { readBufferedUpload } from '../../core/http/multipart.js';
 import type { ObjectCache } from '../../core/http/object-cache.js';
 import { SECURED } from '../../core/http/openapi.js';
+import { multipartForm } from '../../core/http/openapi-multipart.js';
 import { uploadLimit } from '../../core/http/rate-limits.js';
 import { errors, ref } from '../../core/http/schemas.js';
 import { typed } from '../../core/http/typed.js';
@@ -155,7 +156,7 @@ export async function resourcesRoutes(
             `multipart/form-data with one file field \`${kind}\` (PNG, JPG or WEBP; at most 5 MiB and 25 ` +
             `megapixels), scaled to fit ${box}. The image is re-encoded and its metadata stripped.`,
           operationId: `uploadResource${name}`,
-          consumes: ['multipart/form-data'],
+          ...multipartForm({ file: kind, fileDescription: 'PNG, JPG or WEBP; at most 5 MiB' }),
           params: ResourceIdParams,
           security,
           response: { 200: ref(Resource), ...errors(400, 401, 403, 404, 409, 413, 415) },
@@ -174,6 +175,7 @@ export async function resourcesRoutes(
         schema: {
           tags,
           summary: `Remove the resource ${kind} (owner side or contributor)`,
+          description: `Removes the resource's ${kind} image. The resource's owner side or a contributor may.`,
           operationId: `deleteResource${name}`,
           params: ResourceIdParams,
           security,

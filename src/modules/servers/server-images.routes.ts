@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { requireActor, requireUser } from '../../core/auth/authenticate.js';
 import { readBufferedUpload } from '../../core/http/multipart.js';
 import { SECURED } from '../../core/http/openapi.js';
+import { multipartForm } from '../../core/http/openapi-multipart.js';
 import { uploadLimit } from '../../core/http/rate-limits.js';
 import { errors, ref } from '../../core/http/schemas.js';
 import { typed } from '../../core/http/typed.js';
@@ -34,7 +35,7 @@ export async function serverImagesRoutes(
             `multipart/form-data with one file field \`${kind}\` (PNG, JPG or WEBP; at most 5 MiB and 25 ` +
             `megapixels), scaled to fit ${box}. The image is re-encoded and its metadata stripped.`,
           operationId: `uploadServer${name}`,
-          consumes: ['multipart/form-data'],
+          ...multipartForm({ file: kind, fileDescription: 'PNG, JPG or WEBP; at most 5 MiB' }),
           params: ServerIdParams,
           security: SECURED,
           response: { 200: ref(Server), ...errors(400, 401, 403, 404, 409, 413, 415) },
@@ -53,6 +54,7 @@ export async function serverImagesRoutes(
         schema: {
           tags: ['servers'],
           summary: `Remove the server ${kind} (owner or team member)`,
+          description: `Removes the server's ${kind} image. The server's owner or a member of its team may.`,
           operationId: `deleteServer${name}`,
           params: ServerIdParams,
           security: SECURED,

@@ -57,6 +57,9 @@ export async function serversRoutes(
       schema: {
         tags,
         summary: 'A server by id (same visibility as by slug)',
+        description:
+          'A server by id, with the same visibility rules as the lookup by slug: a server the caller may ' +
+          'not see is 404.',
         operationId: 'getServer',
         params: ServerIdParams,
         security,

@@ -48,6 +48,9 @@ export async function registerSocialLinkRoutes(
       schema: {
         tags: [tag],
         summary: `List the social links (ordered)`,
+        description:
+          'The social links in display order. Readable by anyone for teams and servers they may see; a ' +
+          "profile's own list needs credentials.",
         operationId: `list${name}s`,
         params,
         ...(options.readIsPublic ? {} : security),
@@ -63,6 +66,9 @@ export async function registerSocialLinkRoutes(
       schema: {
         tags: [tag],
         summary: 'Add a social link (at most 10)',
+        description:
+          'Adds a social link (platform and http(s) URL) at the end of the list; at most 10 (409). Only ' +
+          'who may edit the profile, team or server.',
         operationId: `create${name}`,
         params,
         body: socialLinkBody(options.platforms),
@@ -82,6 +88,9 @@ export async function registerSocialLinkRoutes(
       schema: {
         tags: [tag],
         summary: 'Reorder the social links; linkIds must list exactly the existing ids',
+        description:
+          'Sets the display order: linkIds must list every existing link id exactly once (else 400). Only ' +
+          'who may edit the profile, team or server.',
         operationId: `reorder${name}s`,
         params,
         body: ReorderBody,
@@ -105,6 +114,8 @@ export async function registerSocialLinkRoutes(
       schema: {
         tags: [tag],
         summary: 'Change a social link',
+        description:
+          'Changes the platform or URL of one social link. Only who may edit the profile, team or server.',
         operationId: `update${name}`,
         params: linkParams,
         body: socialLinkPatchBody(options.platforms),
@@ -125,6 +136,9 @@ export async function registerSocialLinkRoutes(
       schema: {
         tags: [tag],
         summary: 'Remove a social link (the others keep a gapless order)',
+        description:
+          'Removes one social link; the others close the gap in the order. Only who may edit the profile, ' +
+          'team or server.',
         operationId: `delete${name}`,
         params: linkParams,
         ...security,

@@ -35,6 +35,9 @@ export async function systemRoutes(fastify: FastifyInstance, { readiness }: AppC
       schema: {
         tags: ['system'],
         summary: 'Liveness: the process answers',
+        description:
+          'Answers 200 as long as the process serves requests, without touching any dependency. Public ' +
+          'and not rate limited: meant for a liveness probe.',
         operationId: 'getHealth',
         response: { 200: Health },
       },
@@ -50,6 +53,10 @@ export async function systemRoutes(fastify: FastifyInstance, { readiness }: AppC
         tags: ['system'],
         summary:
           'Readiness: 200 when every critical dependency answers, 503 when one is down or the process is stopping',
+        description:
+          'Checks every registered dependency (database, storage, optional ones such as Redis) and ' +
+          'answers 503 when a critical one is down or the process is shutting down. Public and not rate ' +
+          "limited: meant for a load balancer's readiness probe.",
         operationId: 'getReadiness',
         response: { 200: Ready, 503: Ready },
       },
@@ -72,6 +79,9 @@ export async function systemRoutes(fastify: FastifyInstance, { readiness }: AppC
       schema: {
         tags: ['system'],
         summary: 'This OpenAPI document',
+        description:
+          'The OpenAPI 3.1 description of every public operation of this API, generated from the route ' +
+          'schemas; the interactive view is at /docs. Public.',
         operationId: 'getOpenApiDocument',
         response: { 200: Type.Object({}, { additionalProperties: true }) },
       },

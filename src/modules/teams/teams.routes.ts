@@ -4,6 +4,7 @@ import { typed } from '../../core/http/typed.js';
 import { requireActor, requireUser } from '../../core/auth/authenticate.js';
 import { readBufferedUpload } from '../../core/http/multipart.js';
 import { SECURED } from '../../core/http/openapi.js';
+import { multipartForm } from '../../core/http/openapi-multipart.js';
 import { uploadLimit } from '../../core/http/rate-limits.js';
 import { errors, ref } from '../../core/http/schemas.js';
 import { IMAGE_LIMITS } from '../../core/images.js';
@@ -62,6 +63,8 @@ export async function teamsRoutes(
       schema: {
         tags,
         summary: 'The teams you belong to, with your role, by name',
+        description:
+          'Every team you are a member of, with your role in each, sorted by name. Needs credentials.',
         operationId: 'listMyTeams',
         security,
         response: { 200: MyTeams, ...errors(401) },
@@ -76,6 +79,7 @@ export async function teamsRoutes(
       schema: {
         tags,
         summary: 'A team by slug, with its members and social links',
+        description: 'A team by its slug, with its members and social links. Public.',
         operationId: 'getTeamBySlug',
         params: TeamSlugParams,
         response: { 200: ref(Team), ...errors(400, 404) },
@@ -109,6 +113,9 @@ export async function teamsRoutes(
       schema: {
         tags,
         summary: 'Edit a team (owner or admin): name, description (null or empty clears it)',
+        description:
+          "Changes a team's name or description (null or an empty description clears it). Only the " +
+          "team's owner or admins; other callers get 403, and a team they cannot see is 404.",
         operationId: 'updateTeam',
         params: TeamIdParams,
         body: UpdateTeamBody,
@@ -152,7 +159,7 @@ export async function teamsRoutes(
             `multipart/form-data with one file field \`${kind}\` (PNG, JPG or WEBP; at most 5 MiB and 25 ` +
             `megapixels), scaled to fit ${box}. The image is re-encoded and its metadata stripped.`,
           operationId: `uploadTeam${name}`,
-          consumes: ['multipart/form-data'],
+          ...multipartForm({ file: kind, fileDescription: 'PNG, JPG or WEBP; at most 5 MiB' }),
           params: TeamIdParams,
           security,
           response: { 200: ref(Team), ...errors(400, 401, 403, 404, 409, 413, 415) },
@@ -171,6 +178,7 @@ export async function teamsRoutes(
         schema: {
           tags,
           summary: `Remove the team ${kind} (owner or admin)`,
+          description: `Removes the team's ${kind} image. Only the team's owner or admins.`,
           operationId: `deleteTeam${name}`,
           params: TeamIdParams,
           security,

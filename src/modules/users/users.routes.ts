@@ -4,6 +4,7 @@ import { requireActor, requireUser } from '../../core/auth/authenticate.js';
 import { readBufferedUpload } from '../../core/http/multipart.js';
 import type { ObjectCache } from '../../core/http/object-cache.js';
 import { SECURED } from '../../core/http/openapi.js';
+import { multipartForm } from '../../core/http/openapi-multipart.js';
 import { uploadLimit } from '../../core/http/rate-limits.js';
 import { errors, ref } from '../../core/http/schemas.js';
 import { IMAGE_LIMITS } from '../../core/images.js';
@@ -22,7 +23,7 @@ import {
 const tags = ['users'];
 const authed = { security: SECURED };
 const uploadSchema = (field: string) => ({
-  consumes: ['multipart/form-data'],
+  ...multipartForm({ file: field, fileDescription: 'PNG, JPG or WEBP; at most 5 MiB' }),
   description: `multipart/form-data with one file field \`${field}\` (PNG, JPG or WEBP; at most 5 MiB and 25 megapixels). The image is re-encoded and its metadata stripped.`,
 });
 
@@ -38,6 +39,7 @@ export async function usersRoutes(
       schema: {
         tags,
         summary: 'Your private profile',
+        description: 'Your own profile, including the fields only you see. Needs credentials.',
         operationId: 'getMyProfile',
         ...authed,
         response: { 200: ref(PrivateProfile), ...errors(401) },
@@ -53,6 +55,9 @@ export async function usersRoutes(
       schema: {
         tags,
         summary: 'Edit your profile (displayName, bio, location, website; null clears)',
+        description:
+          'Changes the fields sent (displayName, bio, location, website); null clears a field, absent ' +
+          'fields stay. Needs credentials; you can only edit your own profile.',
         operationId: 'updateMyProfile',
         body: UpdateProfileBody,
         ...authed,
@@ -90,6 +95,7 @@ export async function usersRoutes(
       schema: {
         tags,
         summary: 'Remove your avatar (the default avatar is shown again)',
+        description: 'Removes your uploaded avatar and shows the default avatar again. Needs credentials.',
         operationId: 'deleteMyImage',
         ...authed,
         response: { 200: ref(PrivateProfile), ...errors(401) },
@@ -125,6 +131,7 @@ export async function usersRoutes(
       schema: {
         tags,
         summary: 'Remove your profile banner',
+        description: 'Removes your profile banner. Needs credentials.',
         operationId: 'deleteMyBanner',
         ...authed,
         response: { 200: ref(PrivateProfile), ...errors(401) },
@@ -140,6 +147,7 @@ export async function usersRoutes(
       schema: {
         tags,
         summary: 'Find users by username or display name',
+        description: 'Finds users whose username or display name matches the query. Needs credentials.',
         operationId: 'searchUsers',
         querystring: UserSearchQuery,
         ...authed,
@@ -155,6 +163,9 @@ export async function usersRoutes(
       schema: {
         tags,
         summary: 'Public profile by username (isFollowing when authenticated)',
+        description:
+          'The public profile of a user by username. Public; with credentials the answer also says ' +
+          'whether you follow them (isFollowing).',
         operationId: 'getUserByUsername',
         params: UsernameParams,
         ...authed,
@@ -178,6 +189,7 @@ export async function usersRoutes(
       schema: {
         tags,
         summary: 'Public profile by id',
+        description: 'The public profile of a user by id. Public; an unknown id is 404.',
         operationId: 'getUser',
         params: UserIdParams,
         response: { 200: ref(PublicProfile), ...errors(404) },

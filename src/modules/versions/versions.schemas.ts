@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Id, Nullable, StringEnum, Timestamp, named, ref } from '../../core/http/schemas.js';
-import { ModerationQueuePosition } from '../moderation/queue/queue.schemas.js';
+import { DuplicateOf, VersionModeration } from './duplicates/duplicates.schemas.js';
+import { DependencyList, VersionDependency } from './dependencies/dependencies.schemas.js';
 import { FileInspection } from './inspection/inspection.schemas.js';
 import { FileScan } from './scanning/scan.schemas.js';
 import { VERSION_CHANNELS, VERSION_STATUSES } from './versions.states.js';
@@ -35,6 +36,7 @@ export const VersionFile = named(
     }),
     inspection: Nullable(ref(FileInspection)),
     scan: ref(FileScan),
+    duplicateOf: Type.Optional(ref(DuplicateOf)),
   }),
 );
 
@@ -56,6 +58,7 @@ export const VersionListItem = named(
     isLatest: Type.Boolean(),
     createdAt: Timestamp,
     files: Type.Array(ref(VersionFile)),
+    dependencies: Type.Array(ref(VersionDependency)),
   }),
 );
 
@@ -77,7 +80,8 @@ export const Version = named(
     updatedAt: Timestamp,
     compatibleGameVersions: Type.Array(Type.Object({ id: Id, name: Type.String() })),
     files: Type.Array(ref(VersionFile)),
-    moderation: Type.Optional(ref(ModerationQueuePosition)),
+    dependencies: Type.Array(ref(VersionDependency)),
+    moderation: Type.Optional(ref(VersionModeration)),
   }),
 );
 
@@ -100,6 +104,7 @@ export const CreateVersionBody = Type.Object(
     name: Type.Optional(VersionName),
     channel: Channel,
     compatibleGameVersionIds: GameVersionIds,
+    dependencies: Type.Optional(DependencyList),
   },
   { additionalProperties: false },
 );
@@ -109,6 +114,7 @@ export const UpdateVersionBody = Type.Object(
     name: Type.Optional(Nullable(VersionName)),
     channel: Type.Optional(Channel),
     compatibleGameVersionIds: Type.Optional(GameVersionIds),
+    dependencies: Type.Optional(DependencyList),
   },
   { additionalProperties: false },
 );

@@ -15,6 +15,11 @@ import { findResourceHead, lockResource } from '../resources/resources.repo.js';
 import type { ResourceHead } from '../resources/resources.repo.js';
 import type { ResourcesService } from '../resources/resources.service.js';
 import { sanitizeChangelog } from './changelog.js';
+import type { DependencyInputBody } from './dependencies/dependencies.schemas.js';
+import { loadDependencies } from './dependencies/load-dependencies.js';
+import { prepareDependencies, writeDependencies } from './dependencies/set-dependencies.js';
+import { createMediaUrls } from '../../core/media-urls.js';
+import { countDuplicates, withoutDuplicates } from './duplicates/duplicate-view.js';
 import { listFiles, listFilesOf } from './version-files/version-files.repo.js';
 import { recordLatestChanged, recordVersionEvent } from './version-events.js';
 import { toVersion, toVersionListItem } from './versions.mapper.js';
@@ -31,12 +36,15 @@ export interface NewVersion {
   name?: string;
   channel: VersionChannel;
   compatibleGameVersionIds: string[];
+  dependencies?: DependencyInputBody[];
 }
 
 export interface VersionPatch {
   name?: string | null;
   channel?: VersionChannel;
   compatibleGameVersionIds?: string[];
+  /** Replaces the whole list (§2.2); [] removes every dependency. */
+  dependencies?: DependencyInputBody[];
 }
 
 const PUBLIC_STATUSES: readonly VersionStatusColumn[] = ['APPROVED', 'ARCHIVED'];
@@ -80,6 +88,7 @@ export function createVersionsService(deps: {
   log?: (message: string, error: unknown) => void;
 }) {
   const { db, dialect, storage, clock, versionAccess, resources } = deps;
+  const urls = createMediaUrls(storage);
 
   /** The resource and the version, 404 when either is missing or the version belongs to another resource. */
   async function requireVersion(
@@ -92,16 +101,23 @@ export function createVersionsService(deps: {
     return { head, version };
   }
 
-  /** The full version as the API shows it, read after a change. */
-  async function view(resourceId: string, versionId: string): Promise<VersionView> {
+  /**
+   * The full version as the API shows it, read after a change. `showDuplicates`: every caller but `get` has
+   * managed or moderated the version, so it sees `duplicateOf` (owner side, contributor or moderator).
+   */
+  async function view(resourceId: string, versionId: string, showDuplicates = true): Promise<VersionView> {
     const version = await repo.findVersion(db, resourceId, versionId);
     if (version === undefined) throw notFound('Version');
-    const [files, gameVersions, latestId] = await Promise.all([
+    const [files, gameVersions, latestId, dependencies] = await Promise.all([
       listFiles(db, versionId),
       repo.listGameVersionsOf(db, [versionId]),
       repo.readLatestVersionId(db, resourceId),
+      loadDependencies(db, [versionId], urls),
     ]);
-    return toVersion(version, latestId, files, gameVersions);
+    return {
+      ...toVersion(version, latestId, files, gameVersions, showDuplicates),
+      dependencies: dependencies.get(versionId) ?? [],
+    };
   }
 
   /** The version for a caller allowed to manage it (404 / 401 / 403 as version-access.ts decides). */
@@ -140,31 +156,44 @@ export function createVersionsService(deps: {
       const head = await resources.requireHead(resourceId);
       const scope = await versionAccess.scope(actor, head);
       const rows = await repo.listVersions(db, resourceId, scope === 'all' ? null : PUBLIC_STATUSES);
-      const files = await listFilesOf(
-        db,
-        rows.map((row) => row.id),
-      );
+      const ids = rows.map((row) => row.id);
+      const [files, dependencies] = await Promise.all([
+        listFilesOf(db, ids),
+        loadDependencies(db, ids, urls),
+      ]);
       const filesOf = new Map<string, typeof files>();
       for (const file of files) {
         const list = filesOf.get(file.version_id);
         if (list === undefined) filesOf.set(file.version_id, [file]);
         else list.push(file);
       }
-      return rows.map((row) => toVersionListItem(row, head.latest_version_id, filesOf.get(row.id) ?? []));
+      const showDuplicates = scope === 'all';
+      return rows.map((row) => ({
+        ...toVersionListItem(row, head.latest_version_id, filesOf.get(row.id) ?? [], showDuplicates),
+        dependencies: dependencies.get(row.id) ?? [],
+      }));
     },
 
     async get(
       actor: Actor | null,
       resourceId: string,
       versionId: string,
-    ): Promise<VersionView & { moderation?: QueuePosition }> {
+    ): Promise<VersionView & { moderation?: QueuePosition & { duplicateFiles: number } }> {
       const { head, version } = await requireVersion(resourceId, versionId);
       await versionAccess.authorizeView(actor, head, version.status);
-      const found = await view(resourceId, versionId);
+      const read = await view(resourceId, versionId);
+      // duplicateOf is for the owner side and moderators (§2.4); asked only when a file has one.
+      const found =
+        countDuplicates(read.files) === 0 ||
+        (actor !== null && (await versionAccess.scope(actor, head)) === 'all')
+          ? read
+          : withoutDuplicates(read);
       // Only the owner side, contributors and moderators may see a PENDING version (§4 queue position).
       if (found.status !== 'PENDING') return found;
-      const moderation = await queuePosition(db, clock, 'versions', versionId);
-      return moderation === undefined ? found : { ...found, moderation };
+      const position = await queuePosition(db, clock, 'versions', versionId);
+      if (position === undefined) return found;
+      // The queue marks a version with duplicate files (§2.4) where moderators look at it.
+      return { ...found, moderation: { ...position, duplicateFiles: countDuplicates(found.files) } };
     },
 
     /** New versions are DRAFT, with no files, not latest and no downloads. */
@@ -197,6 +226,8 @@ export function createVersionsService(deps: {
           };
           await repo.insertVersion(trx, row);
           await repo.replaceGameVersions(trx, id, gameVersionIds);
+          const dependencies = await prepareDependencies(trx, actor, resourceId, input.dependencies ?? []);
+          await writeDependencies(trx, id, dependencies, now);
           await recordVersionEvent(trx, 'version.created', { at: now, actorId: actor.userId }, locked, row);
         });
       } catch (error) {
@@ -226,6 +257,10 @@ export function createVersionsService(deps: {
           throw await changedMeanwhile(trx, resourceId, versionId, 'update');
         }
         if (gameVersionIds !== undefined) await repo.replaceGameVersions(trx, versionId, gameVersionIds);
+        if (patch.dependencies !== undefined) {
+          const dependencies = await prepareDependencies(trx, actor, resourceId, patch.dependencies);
+          await writeDependencies(trx, versionId, dependencies, changes.updated_at);
+        }
       });
       return view(resourceId, versionId);
     },

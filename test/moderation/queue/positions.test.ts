@@ -154,6 +154,7 @@ describe('queue positions', () => {
       total: 3,
       // The median of the one version review (1 h) after its resubmission.
       estimatedReviewAt: new Date(t0 + DAY + 3 * HOUR).toISOString(),
+      duplicateFiles: 0,
     });
 
     // An approved version shows no position, whoever reads it.

@@ -310,7 +310,10 @@ describe('/openapi.json', () => {
       expect(operation!.tags?.length).toBe(1);
       expect(operation!.security).toEqual([{ apiKey: [] }, { bearerAuth: [] }]);
       const success = method === 'get' ? '200' : '201';
-      expect(Object.keys(operation!.responses ?? {}).sort()).toEqual([success, ...errorStatuses].sort());
+      // The document adds the statuses every route can answer with (429, 304…: openapi-responses.ts).
+      expect(Object.keys(operation!.responses ?? {})).toEqual(
+        expect.arrayContaining([success, ...errorStatuses]),
+      );
     }
     const schemas = (document as unknown as { components: { schemas: Record<string, unknown> } }).components
       .schemas;

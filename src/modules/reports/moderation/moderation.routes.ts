@@ -56,6 +56,9 @@ export async function reportModerationRoutes(
       schema: {
         tags,
         summary: 'A report with its reporter, reported user (and previousReports), resource and history',
+        description:
+          'One report with its reporter, the reported user (with their previous reports) or resource, and ' +
+          "the report's moderation history. Moderators and admins only.",
         operationId: 'getReportForModeration',
         params: ReportIdParams,
         security,

@@ -10,6 +10,7 @@ import {
   ref,
 } from '../../../core/http/schemas.js';
 import { RoleName, UserStatusName, UserSummary } from '../../users/users.schemas.js';
+import { DuplicateMatches } from '../../versions/duplicates/duplicates.schemas.js';
 import { Report, ReportStatusName, ResourceTypeOfReport } from '../reports.schemas.js';
 import { MODERATION_ACTIONS, REPORT_STATUSES } from '../reports.states.js';
 
@@ -113,6 +114,7 @@ export const ModerationReportDetail = named(
       }),
     ),
     history: Type.Array(ReportHistoryEntry, { description: 'Moderator actions, oldest first' }),
+    matches: Type.Optional(DuplicateMatches),
   }),
 );
 

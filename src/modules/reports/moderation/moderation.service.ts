@@ -9,6 +9,7 @@ import { notFound } from '../../../core/http/errors.js';
 import type { MediaUrls } from '../../../core/media-urls.js';
 import { recordAudit } from '../../audit/record.js';
 import { findUserById } from '../../users/users.repo.js';
+import { listDuplicateMatches } from '../../versions/duplicates/duplicate-matches.js';
 import type { UserRow } from '../../users/users.repo.js';
 import * as reportsRepo from '../reports.repo.js';
 import type { ReportRow } from '../reports.repo.js';
@@ -86,8 +87,15 @@ export function createReportModerationService(deps: {
     async detail(reportId: string) {
       const row = await repo.findModerationRow(db, reportId);
       if (row === undefined) throw notFound('Report');
-      const [known, history] = await Promise.all([parties(row), repo.listEvents(db, row.id)]);
-      return toModerationDetail(row, urls, { ...known, history });
+      // A re-upload report shows the duplicates around the reported resource (§2.4).
+      const resourceId = row.reason === 'REUPLOADED_WORK' ? row.current_resource_id : null;
+      const [known, history, matches] = await Promise.all([
+        parties(row),
+        repo.listEvents(db, row.id),
+        resourceId === null ? undefined : listDuplicateMatches(db, resourceId),
+      ]);
+      const detail = toModerationDetail(row, urls, { ...known, history });
+      return matches === undefined ? detail : Object.assign(detail, { matches });
     },
 
     async decide(actor: Actor, reportId: string, decision: Decision) {

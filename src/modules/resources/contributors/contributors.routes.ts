@@ -52,6 +52,9 @@ export async function resourceContributorsRoutes(
       schema: {
         tags,
         summary: 'The contributors of a resource, oldest first',
+        description:
+          'The users credited on a resource with their roles, oldest first. Readable by whoever may see ' +
+          'the resource.',
         operationId: 'listResourceContributors',
         params: ResourceParams,
         security,
@@ -70,6 +73,8 @@ export async function resourceContributorsRoutes(
       schema: {
         tags,
         summary: "Change a contributor's role (owner or maintainer)",
+        description:
+          "Changes a contributor's role on the resource. Only the resource's owner or a maintainer may.",
         operationId: 'updateResourceContributorRole',
         params: ContributorParams,
         body: ChangeContributorRoleBody,
@@ -93,6 +98,9 @@ export async function resourceContributorsRoutes(
       schema: {
         tags,
         summary: 'Remove a contributor (owner or maintainer); a contributor may remove themselves',
+        description:
+          'Removes a contributor from the resource. The owner or a maintainer may remove anyone; a ' +
+          'contributor may remove themselves.',
         operationId: 'removeResourceContributor',
         params: ContributorParams,
         security,

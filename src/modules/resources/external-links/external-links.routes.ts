@@ -31,6 +31,9 @@ export async function resourceExternalLinksRoutes(
       schema: {
         tags,
         summary: 'The external links of a resource, in display order',
+        description:
+          'The external links of a resource (source code, wiki, issue tracker…) in display order. ' +
+          'Readable by whoever may see the resource.',
         operationId: 'listResourceExternalLinks',
         params: ResourceIdParams,
         security: OPTIONAL_AUTH,
@@ -47,6 +50,9 @@ export async function resourceExternalLinksRoutes(
       schema: {
         tags,
         summary: 'Add an external link (owner side or contributor; at most 20, 409 LIMIT_REACHED)',
+        description:
+          "Adds an external link at the end of the list. The resource's owner side or a contributor may; " +
+          'at most 20 links (409 LIMIT_REACHED).',
         operationId: 'createResourceExternalLink',
         params: ResourceIdParams,
         body: CreateExternalLinkBody,
@@ -67,6 +73,9 @@ export async function resourceExternalLinksRoutes(
       schema: {
         tags,
         summary: 'Reorder the external links; linkIds must list exactly the existing IDs (else 400)',
+        description:
+          'Sets the display order of the external links: linkIds must list every existing link id exactly ' +
+          "once (else 400). The resource's owner side or a contributor may.",
         operationId: 'reorderResourceExternalLinks',
         params: ResourceIdParams,
         body: ReorderExternalLinksBody,
@@ -94,6 +103,9 @@ export async function resourceExternalLinksRoutes(
       schema: {
         tags,
         summary: 'Change the title or URL of an external link (owner side or contributor)',
+        description:
+          "Changes the title or URL of one external link. The resource's owner side or a contributor " +
+          'may.',
         operationId: 'updateResourceExternalLink',
         params: ExternalLinkParams,
         body: UpdateExternalLinkBody,
@@ -112,6 +124,9 @@ export async function resourceExternalLinksRoutes(
       schema: {
         tags,
         summary: 'Remove an external link (owner side or contributor); the others keep a gapless order',
+        description:
+          "Removes one external link; the others close the gap in the order. The resource's owner side " +
+          'or a contributor may.',
         operationId: 'deleteResourceExternalLink',
         params: ExternalLinkParams,
         security,

@@ -74,6 +74,9 @@ export async function resourceModerationRoutes(
       schema: {
         tags,
         summary: 'The moderation queue: PENDING resources, oldest first (moderator, admin)',
+        description:
+          'The moderation queue: resources waiting for review (PENDING), oldest first. Moderators and ' +
+          'admins only.',
         operationId: 'listPendingResources',
         querystring: PageQuery,
         security,
@@ -94,6 +97,9 @@ export async function resourceModerationRoutes(
         tags,
         summary:
           'Resources in one moderation status (moderator, admin); PENDING oldest first, others newest first',
+        description:
+          'Resources in one moderation status: PENDING oldest first, the other statuses newest first. ' +
+          'Moderators and admins only.',
         operationId: 'listResourcesByStatus',
         params: Type.Object({ status: StringEnum(RESOURCE_STATUSES) }),
         querystring: PageQuery,
@@ -135,6 +141,9 @@ export async function resourceModerationRoutes(
       schema: {
         tags,
         summary: 'The moderation history of a resource, oldest first (moderator, admin)',
+        description:
+          'Every moderation decision on a resource, oldest first, with who made it and why. Moderators ' +
+          'and admins only.',
         operationId: 'getResourceModerationHistory',
         params: ResourceIdParams,
         security,

@@ -66,6 +66,9 @@ export async function resourceSocialRoutes(
         schema: {
           tags,
           summary: `${name} a resource (idempotent: repeating it returns the current count)`,
+          description:
+            `Adds your ${reaction} to a resource you may see and returns the current count; repeating it ` +
+            `changes nothing. Needs credentials.`,
           operationId: `add${name}ToResource`,
           params: ResourceParams,
           security,
@@ -85,6 +88,9 @@ export async function resourceSocialRoutes(
         schema: {
           tags,
           summary: `Take back your ${reaction} (idempotent)`,
+          description:
+            `Takes back your ${reaction} and returns the current count; repeating it changes nothing. ` +
+            `Needs credentials.`,
           operationId: `remove${name}FromResource`,
           params: ResourceParams,
           security,
@@ -104,6 +110,7 @@ export async function resourceSocialRoutes(
         schema: {
           tags,
           summary: `Whether you ${reaction === 'like' ? 'like' : 'have favorited'} this resource`,
+          description: `Whether you have given this resource your ${reaction}. Needs credentials.`,
           operationId: `getMyResource${name}`,
           params: ResourceParams,
           security,

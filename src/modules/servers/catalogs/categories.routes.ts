@@ -30,6 +30,7 @@ export async function serverCategoriesRoutes(
       schema: {
         tags,
         summary: 'All server categories, by order then name',
+        description: 'Every server category, by display order then name. Public.',
         operationId: 'listServerCategories',
         response: { 200: CategoryList },
       },
@@ -43,6 +44,7 @@ export async function serverCategoriesRoutes(
       schema: {
         tags,
         summary: 'A server category by slug',
+        description: 'A server category by its slug. Public.',
         operationId: 'getServerCategory',
         params: CatalogSlugParams,
         response: { 200: ref(ServerCategory), ...errors(400, 404) },
@@ -76,6 +78,9 @@ export async function serverCategoriesRoutes(
       schema: {
         tags,
         summary: 'Edit a server category (admin): name, description, iconUrl, order',
+        description:
+          "Changes a server category's name, description, icon URL or order, addressed by the " +
+          "category's id. Admins only.",
         operationId: 'updateServerCategory',
         params: CatalogIdParams,
         body: UpdateServerCategoryBody,
@@ -93,6 +98,9 @@ export async function serverCategoriesRoutes(
       schema: {
         tags,
         summary: 'Delete a server category (admin); servers in it leave it',
+        description:
+          "Deletes a server category, addressed by the category's id; servers in it leave it. Admins " +
+          'only.',
         operationId: 'deleteServerCategory',
         params: CatalogIdParams,
         security: SECURED,

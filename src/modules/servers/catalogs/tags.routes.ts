@@ -35,6 +35,9 @@ export async function serverTagsRoutes(
       schema: {
         tags,
         summary: 'List server tags by name; search matches the name case-insensitively',
+        description:
+          'All server tags sorted by name, optionally filtered by a case-insensitive match on the name. ' +
+          'Public.',
         operationId: 'listServerTags',
         querystring: TagListQuery,
         response: { 200: TagList, ...errors(400) },
@@ -53,6 +56,7 @@ export async function serverTagsRoutes(
       schema: {
         tags,
         summary: 'Autocomplete server tags: names containing q, most used first',
+        description: 'Autocomplete for server tags: tags whose name contains q, most used first. Public.',
         operationId: 'searchServerTags',
         querystring: TagSearchQuery,
         response: { 200: TagSearchResult, ...errors(400) },
@@ -67,6 +71,7 @@ export async function serverTagsRoutes(
       schema: {
         tags,
         summary: 'The most used server tags (by APPROVED servers)',
+        description: 'The tags carried by the most approved servers, most used first. Public.',
         operationId: 'listPopularServerTags',
         querystring: PopularTagsQuery,
         response: { 200: PopularTags, ...errors(400) },
@@ -81,6 +86,7 @@ export async function serverTagsRoutes(
       schema: {
         tags,
         summary: 'A server tag by slug',
+        description: 'A server tag by its slug. Public.',
         operationId: 'getServerTag',
         params: CatalogSlugParams,
         response: { 200: ref(ServerTag), ...errors(400, 404) },
@@ -115,6 +121,7 @@ export async function serverTagsRoutes(
       schema: {
         tags,
         summary: 'Edit a server tag (admin): name, description',
+        description: "Changes a server tag's name or description, addressed by the tag's id. Admins only.",
         operationId: 'updateServerTag',
         params: CatalogIdParams,
         body: UpdateServerTagBody,
@@ -132,6 +139,8 @@ export async function serverTagsRoutes(
       schema: {
         tags,
         summary: 'Delete a server tag (admin); servers carrying it lose it',
+        description:
+          "Deletes a server tag, addressed by the tag's id; servers carrying it lose it. Admins only.",
         operationId: 'deleteServerTag',
         params: CatalogIdParams,
         security: SECURED,

@@ -95,6 +95,9 @@ export async function serverModerationRoutes(
       schema: {
         tags,
         summary: 'The moderation history of a server, oldest first (moderator or admin)',
+        description:
+          'Every moderation decision on a server, oldest first, with who made it and why. Moderators and ' +
+          'admins only.',
         operationId: 'getServerModerationHistory',
         params: ServerIdParams,
         security: SECURED,
@@ -111,6 +114,7 @@ export async function serverModerationRoutes(
       schema: {
         tags,
         summary: 'Servers in one moderation status, longest-waiting first (moderator or admin)',
+        description: 'Servers in one moderation status, longest-waiting first. Moderators and admins only.',
         operationId: 'listServersByModerationStatus',
         params: ModerationStatusParams,
         querystring: ModerationQueueQuery,

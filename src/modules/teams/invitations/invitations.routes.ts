@@ -58,6 +58,9 @@ export async function teamInvitationsRoutes(
       schema: {
         tags,
         summary: "The team's invitations, newest first (any team member)",
+        description:
+          "The team's invitations, newest first. Any member of the team may read them; others get 403 or " +
+          '404.',
         operationId: 'listTeamInvitations',
         params: TeamIdParams,
         querystring: InvitationStatusQuery,
@@ -81,6 +84,9 @@ export async function teamInvitationsRoutes(
       schema: {
         tags,
         summary: 'Cancel a pending invitation (owner or admin; an admin only for MEMBER or MODERATOR ones)',
+        description:
+          'Cancels a pending invitation. The team owner may cancel any; an admin only invitations for the ' +
+          'MEMBER or MODERATOR role.',
         operationId: 'cancelTeamInvitation',
         params: TeamInvitationParams,
         security,
@@ -101,6 +107,9 @@ export async function teamInvitationsRoutes(
       schema: {
         tags,
         summary: 'Your team invitations, newest first',
+        description:
+          'The invitations addressed to you, newest first, so you can accept or decline them. Needs ' +
+          'credentials.',
         operationId: 'listMyTeamInvitations',
         querystring: InvitationStatusQuery,
         security,

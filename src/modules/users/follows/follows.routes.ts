@@ -37,6 +37,9 @@ export async function followsRoutes(
       schema: {
         tags,
         summary: 'Follow a user (idempotent; following yourself is 400)',
+        description:
+          'Starts following a user; following someone you already follow changes nothing, following ' +
+          'yourself is 400. Needs credentials.',
         operationId: 'followUser',
         params: UserIdParams,
         security: SECURED,
@@ -56,6 +59,7 @@ export async function followsRoutes(
       schema: {
         tags,
         summary: 'Stop following a user (idempotent)',
+        description: 'Stops following a user; repeating it changes nothing. Needs credentials.',
         operationId: 'unfollowUser',
         params: UserIdParams,
         security: SECURED,
@@ -76,6 +80,7 @@ export async function followsRoutes(
         schema: {
           tags,
           summary: `Your ${direction} (only your own list; another user's id is 403)`,
+          description: `The users in your ${direction} list. Only your own list: another user's id is 403.`,
           operationId: direction === 'followers' ? 'listFollowers' : 'listFollowing',
           params: UserIdParams,
           querystring: EdgeQuery,

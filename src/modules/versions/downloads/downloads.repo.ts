@@ -9,6 +9,7 @@ import type {
   ResourceStatus,
   VersionStatusColumn,
 } from '../../../core/db/schema.js';
+import type { FileScanStatus } from '../../../core/db/schema/versions.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -20,6 +21,8 @@ export interface FileTargetRow {
   version_status: VersionStatusColumn;
   storage_key: string;
   file_name: string;
+  /** INFECTED files are never served (spec/extensions.md §2.4). */
+  scan_status: FileScanStatus;
   /** The download event of this client and day, when one was already counted. */
   counted_id: string | null;
 }
@@ -47,6 +50,7 @@ const fileTarget = prepared<FileTargetRow, [string, string, string, string, stri
         'resource_versions.status as version_status',
         'version_files.storage_key',
         'version_files.file_name',
+        'version_files.scan_status',
         'download_events.id as counted_id',
       ])
       .where('version_files.id', '=', fileId!)

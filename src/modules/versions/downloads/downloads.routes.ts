@@ -35,7 +35,7 @@ export async function downloadsRoutes(
       schema: {
         tags,
         summary: 'Download one file: 302 to a signed URL valid for one hour',
-        description: counting,
+        description: `${counting} A file the malware scan found INFECTED is never served: 404, to everyone.`,
         operationId: 'downloadVersionFile',
         params: VersionFileParams,
         security: OPTIONAL_AUTH,
@@ -57,7 +57,8 @@ export async function downloadsRoutes(
         summary: 'Download a version: 302 to its file when it has one, else a ZIP of all its files',
         description:
           'With several files the answer is a ZIP (`application/zip`, streamed, no Content-Length) named ' +
-          `\`{resourceSlug}-{versionNumber}.zip\`. ${counting} A version without files is 404.`,
+          `\`{resourceSlug}-{versionNumber}.zip\`. ${counting} A version without files is 404. Files the ` +
+          'malware scan found INFECTED are left out (never in the ZIP, never the redirect); none left: 404.',
         operationId: 'downloadVersion',
         params: VersionParams,
         security: OPTIONAL_AUTH,

@@ -106,7 +106,8 @@ export function createDownloadsService(deps: {
         `${fileId}\n${versionId}\n${resourceId}\n${key.client_key}\n${key.day}`,
         () => repo.findFileTarget(db, dialect, ids, { clientKey: key.client_key, day: key.day }),
       );
-      if (target === undefined) throw notFound('File');
+      // An INFECTED file is never served, to anyone (§2.4). The kept row is dropped by the scan's own commit.
+      if (target === undefined || target.scan_status === 'INFECTED') throw notFound('File');
       const resource = {
         id: resourceId,
         status: target.resource_status,
@@ -128,7 +129,8 @@ export function createDownloadsService(deps: {
     ): Promise<VersionDownload> {
       const { head, version } = await versions.requireVersion(resourceId, versionId);
       await versionAccess.authorizeView(actor, head, version.status);
-      const files = await listFiles(db, versionId);
+      // INFECTED files are left out of the ZIP and never the redirect (§2.4); none left → 404.
+      const files = (await listFiles(db, versionId)).filter((file) => file.scan_status !== 'INFECTED');
       if (files.length === 0) throw notFound('File');
       const target = { resourceId, versionId, status: version.status };
       if (files.length === 1) {

@@ -32,7 +32,8 @@ export async function versionActionsRoutes(
         tags,
         summary: 'Submit a DRAFT version for review (→ PENDING); needs at least one file',
         description:
-          `${ownerSide} Another status: 409 INVALID_STATUS_TRANSITION; no files: 409 NO_FILES. A trusted ` +
+          `${ownerSide} Another status: 409 INVALID_STATUS_TRANSITION; no files: 409 NO_FILES; a file the ` +
+          'malware scan found INFECTED: 409 FILE_INFECTED (details.fileIds). A trusted ' +
           "creator's submission whose files are all clean is approved in the same request (→ APPROVED, history " +
           'APPROVE with moderator null and automatic true).',
         operationId: 'submitVersion',
@@ -58,7 +59,9 @@ export async function versionActionsRoutes(
       schema: {
         tags,
         summary: 'Resubmit a REJECTED version (→ PENDING); needs at least one file',
-        description: `${ownerSide} Another status: 409 INVALID_STATUS_TRANSITION; no files: 409 NO_FILES.`,
+        description:
+          `${ownerSide} Another status: 409 INVALID_STATUS_TRANSITION; no files: 409 NO_FILES; an INFECTED ` +
+          'file: 409 FILE_INFECTED.',
         operationId: 'resubmitVersion',
         params: VersionParams,
         security,
@@ -78,7 +81,7 @@ export async function versionActionsRoutes(
         summary: 'Approve a PENDING version (→ APPROVED, publicly available)',
         description:
           `${moderatorSide} The version becomes latest when the resource has none. Another status: 409 ` +
-          'INVALID_STATUS_TRANSITION.',
+          'INVALID_STATUS_TRANSITION; a file the malware scan found INFECTED: 409 FILE_INFECTED.',
         operationId: 'approveVersion',
         params: VersionParams,
         security,

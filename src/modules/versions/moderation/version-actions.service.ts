@@ -47,6 +47,19 @@ const EVENT_OF: Record<VersionAction, VersionEventType> = {
   archive: 'version.archived',
 };
 
+/** Spec §2.4: a version with an INFECTED file cannot be submitted or approved. */
+const blocksInfected = (action: VersionAction) =>
+  action === 'submit' || action === 'resubmit' || action === 'approve';
+
+function refuseInfected(files: Array<{ id: string; scan_status: string }>): void {
+  const infected = files.filter((file) => file.scan_status === 'INFECTED').map((file) => file.id);
+  if (infected.length > 0) {
+    throw conflict('A file of this version is infected (malware scan)', 'FILE_INFECTED', {
+      fileIds: infected,
+    });
+  }
+}
+
 export type VersionActionsService = ReturnType<typeof createVersionActionsService>;
 
 export function createVersionActionsService(deps: {
@@ -81,6 +94,7 @@ export function createVersionActionsService(deps: {
         }
         throw notInStatus(action, current.status);
       }
+      if (blocksInfected(action)) refuseInfected(files);
       const now = clock.now().toISOString();
       const moved = await repo.updateVersionIn(trx, versionId, [current.status], {
         ...plan.patch?.(now),

@@ -6,16 +6,32 @@ import type { DB, VersionFilesTable } from '../../../core/db/schema.js';
 export type VersionFileRow = Selectable<VersionFilesTable>;
 type Executor = Kysely<DB> | Transaction<DB>;
 
-/** The files of several versions in one query, in upload order. */
-export function listFilesOf(db: Executor, versionIds: string[]): Promise<VersionFileRow[]> {
+/** Where a file's duplicate original lives (§2.4): null unless `duplicate_of_file_id` is set. */
+export interface DuplicateColumns {
+  duplicate_version_id: string | null;
+  duplicate_resource_id: string | null;
+}
+export type VersionFileListRow = VersionFileRow & DuplicateColumns;
+
+/**
+ * The files of several versions in one query, in upload order, with the version and resource of each one's
+ * duplicate original (two primary-key joins) so that `duplicateOf` costs no further query.
+ */
+export function listFilesOf(db: Executor, versionIds: string[]): Promise<VersionFileListRow[]> {
   if (versionIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('version_files')
-    .selectAll()
-    .where('version_id', 'in', versionIds)
-    .orderBy('version_id')
-    .orderBy('uploaded_at')
-    .orderBy('id')
+    .leftJoin('version_files as original', 'original.id', 'version_files.duplicate_of_file_id')
+    .leftJoin('resource_versions as original_version', 'original_version.id', 'original.version_id')
+    .selectAll('version_files')
+    .select([
+      'original.version_id as duplicate_version_id',
+      'original_version.resource_id as duplicate_resource_id',
+    ])
+    .where('version_files.version_id', 'in', versionIds)
+    .orderBy('version_files.version_id')
+    .orderBy('version_files.uploaded_at')
+    .orderBy('version_files.id')
     .execute();
 }
 

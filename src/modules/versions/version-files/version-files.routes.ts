@@ -1,7 +1,9 @@
+import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { requireActor, requireUser } from '../../../core/auth/authenticate.js';
 import { readStreamedUpload } from '../../../core/http/multipart.js';
 import { SECURED } from '../../../core/http/openapi.js';
+import { multipartForm } from '../../../core/http/openapi-multipart.js';
 import { uploadLimit } from '../../../core/http/rate-limits.js';
 import { errors, Message, ref } from '../../../core/http/schemas.js';
 import { typed } from '../../../core/http/typed.js';
@@ -42,7 +44,11 @@ export async function versionFilesRoutes(
           `from the magic bytes, then the extension. At most ${MAX_FILES_PER_VERSION} files per version ` +
           '(409 LIMIT_REACHED).',
         operationId: 'uploadVersionFile',
-        consumes: ['multipart/form-data'],
+        ...multipartForm({
+          file: 'file',
+          fileDescription: `Any kind of file, at most ${maxMiB} MiB`,
+          fields: { displayName: Type.String({ maxLength: 100, description: 'Best sent before the file' }) },
+        }),
         params: VersionParams,
         security,
         response: { 201: ref(VersionFile), ...errors(400, 401, 403, 404, 409, 413) },

@@ -12,7 +12,7 @@ import type { StoredStream } from '../../../core/files/hashing-upload.js';
 import { badRequest, conflict, notFound } from '../../../core/http/errors.js';
 import { newId } from '../../../core/ids.js';
 import type { Storage } from '../../../core/storage/storage.js';
-import { findDuplicateOf } from '../duplicates/find-duplicate.js';
+import { findDuplicate } from '../duplicates/find-duplicate.js';
 import { inspectStoredFile } from '../inspection/inspect-upload.js';
 import { recordFileEvent } from '../version-events.js';
 import { toVersionFile } from '../versions.mapper.js';
@@ -103,6 +103,7 @@ export function createVersionFilesService(deps: {
           if (!canUploadFiles(current.status)) throw notInStatus('upload files to', current.status);
           const files = await repo.listFiles(trx, versionId);
           if (files.length >= MAX_FILES_PER_VERSION) throw tooMany();
+          const duplicate = await findDuplicate(trx, { resourceId, sha512: stored.sha512 });
           const row: VersionFileRow = {
             id: fileId,
             version_id: versionId,
@@ -118,7 +119,7 @@ export function createVersionFilesService(deps: {
             is_primary: !files.some((file) => file.is_primary),
             uploaded_at: clock.now().toISOString(),
             inspection: inspection === null ? null : JSON.stringify(inspection),
-            duplicate_of_file_id: await findDuplicateOf(trx, { resourceId, sha512: stored.sha512 }),
+            duplicate_of_file_id: duplicate?.fileId ?? null,
             scan_status: deps.scanOnUpload === true ? 'PENDING' : 'NOT_SCANNED',
             scan_signature: null,
             scanned_at: null,
@@ -128,7 +129,12 @@ export function createVersionFilesService(deps: {
           await repo.insertFile(trx, row);
           const change = { at: row.uploaded_at, actorId: actor.userId };
           await recordFileEvent(trx, 'file.uploaded', change, locked, current, row);
-          return toVersionFile(row);
+          // The uploader manages the version (owner side or contributor): they see the duplicate mark.
+          const duplicateColumns = {
+            duplicate_version_id: duplicate?.versionId ?? null,
+            duplicate_resource_id: duplicate?.resourceId ?? null,
+          };
+          return toVersionFile({ ...row, ...duplicateColumns }, true);
         });
       } catch (error) {
         if (written) await versions.removeObjects([key]);
