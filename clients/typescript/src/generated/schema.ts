@@ -30354,15 +30354,14 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "statusCode": 1,
-           *       "error": "example",
-           *       "message": "Text written by the caller.",
-           *       "code": "example",
-           *       "details": {},
+           *       "statusCode": 400,
+           *       "error": "Bad Request",
+           *       "message": "body/name must NOT have fewer than 1 characters",
+           *       "code": "INVALID_REQUEST",
            *       "requestId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
            *     }
            */
-          'application/zip': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description Unauthenticated: credentials are missing, unknown, revoked or expired (code UNAUTHORIZED) */
@@ -30377,15 +30376,14 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "statusCode": 1,
-           *       "error": "example",
-           *       "message": "Text written by the caller.",
-           *       "code": "example",
-           *       "details": {},
+           *       "statusCode": 401,
+           *       "error": "Unauthorized",
+           *       "message": "Authentication required",
+           *       "code": "UNAUTHORIZED",
            *       "requestId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
            *     }
            */
-          'application/zip': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description Forbidden: the caller's role, team membership or API key scopes do not allow this (code FORBIDDEN or INSUFFICIENT_SCOPE) */
@@ -30422,15 +30420,14 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "statusCode": 1,
-           *       "error": "example",
-           *       "message": "Text written by the caller.",
-           *       "code": "example",
-           *       "details": {},
+           *       "statusCode": 404,
+           *       "error": "Not Found",
+           *       "message": "Resource not found",
+           *       "code": "NOT_FOUND",
            *       "requestId": "019a8f4e-6a1b-7c3d-8e2f-0123456789ab"
            *     }
            */
-          'application/zip': components['schemas']['Error'];
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description Too many requests: the per-minute limit is spent; retry after Retry-After seconds (code RATE_LIMITED) */
