@@ -17,7 +17,7 @@ export async function dumpOpenApi(): Promise<string> {
     const config = loadConfig({
       DATA_DIR: dataDir,
       DATABASE_URL: `sqlite:${join(dataDir, 'dump.db')}`,
-      PUBLIC_URL: 'http://localhost:3000',
+      PUBLIC_URL: 'https://marketplace.example.org',
       LOG_LEVEL: 'silent',
     });
     const app = await buildApp({ config });

@@ -1,35 +1,15 @@
-// npm run lint:api — lints the OpenAPI document the app serves (issue 12). Builds the app on the embedded
-// defaults (a temporary SQLite database and data directory, no network, no jobs), writes its /openapi.json to a
-// file under node_modules/.cache (the path .redocly.lint-ignore.yaml names) and runs both pinned linters on it: Spectral (`spectral:oas`, .spectral.yaml) and Redocly
-// (recommended, redocly.yaml). Exits non-zero when either reports an error; prints the counts per linter.
+// npm run lint:api — lints the OpenAPI document the app serves (issue 12): the same document the client is
+// generated from (scripts/dump-openapi.ts), written under node_modules/.cache (the path .redocly.lint-ignore.yaml
+// names), then both pinned linters: Spectral (`spectral:oas`, .spectral.yaml) and Redocly (recommended,
+// redocly.yaml). Exits non-zero when either reports an error; prints the counts per linter.
 // `--keep <file>` also keeps a copy of the document.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import { dumpOpenApi } from './dump-openapi.js';
 
 const root = resolve(import.meta.dirname, '..');
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
-
-async function dumpDocument(dataDir: string): Promise<string> {
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    DATABASE_URL: `sqlite:${join(dataDir, 'lint.db')}`,
-    PUBLIC_URL: 'https://marketplace.example.org',
-    LOG_LEVEL: 'silent',
-  });
-  const app = await buildApp({ config });
-  try {
-    await app.ready();
-    const response = await app.inject({ method: 'GET', url: '/openapi.json' });
-    if (response.statusCode !== 200) throw new Error(`/openapi.json answered ${response.statusCode}`);
-    return response.body;
-  } finally {
-    await app.close();
-  }
-}
 
 interface Counts {
   errors: number;
@@ -93,9 +73,8 @@ function redocly(file: string): Counts {
   return { errors: report.totals.errors, warnings: report.totals.warnings };
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'lint-api-'));
-try {
-  const document = await dumpDocument(dataDir);
+{
+  const document = await dumpOpenApi();
   const cache = join(root, 'node_modules', '.cache', 'lint-api');
   mkdirSync(cache, { recursive: true });
   const file = join(cache, 'openapi.json');
@@ -109,6 +88,4 @@ try {
       `redocly:  ${redoclyCounts.errors} errors, ${redoclyCounts.warnings} warnings\n`,
   );
   process.exitCode = spectralCounts.errors + redoclyCounts.errors > 0 ? 1 : 0;
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
 }
