@@ -260,7 +260,7 @@ const RAW_REQUESTS = [
   'POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
 ];
 
-const ERROR_KEYS = new Set(['statusCode', 'error', 'message', 'code', 'details']);
+const ERROR_KEYS = new Set(['statusCode', 'error', 'message', 'code', 'requestId', 'details']);
 
 /** Why a response breaks the contract, or undefined when it keeps it. */
 function violation(method: string, result: Result): string | undefined {
@@ -274,6 +274,7 @@ function violation(method: string, result: Result): string | undefined {
     const texts = ['error', 'message', 'code'].every((key) => typeof body[key] === 'string');
     const extra = Object.keys(body).some((key) => !ERROR_KEYS.has(key));
     if (!texts || extra || body['statusCode'] !== result.status) return 'not the error shape';
+    if (body['requestId'] !== result.headers['x-request-id']) return 'requestId differs from x-request-id';
   } catch {
     return 'error body is not JSON';
   }
