@@ -2,6 +2,7 @@
 // validation errors and unknown routes included. 5xx bodies never carry internals.
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorCode } from './error-codes.js';
 import { AppError } from './errors.js';
 import { allowedMethods } from './conventions/method-not-allowed.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.js';
@@ -10,13 +11,13 @@ export interface ErrorBody {
   statusCode: number;
   error: string;
   message: string;
-  code: string;
+  code: ErrorCode;
   details?: Record<string, unknown>;
   /** Same as the x-request-id header; set when the body is sent (conventions/request-id.ts). */
   requestId?: string;
 }
 
-const CODE_BY_STATUS: Record<number, string> = {
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'INVALID_REQUEST',
   401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',
@@ -37,7 +38,7 @@ const CODE_BY_STATUS: Record<number, string> = {
 export function errorBody(
   statusCode: number,
   message: string,
-  code?: string,
+  code?: ErrorCode,
   details?: Record<string, unknown>,
 ): ErrorBody {
   const body: ErrorBody = {

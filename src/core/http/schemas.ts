@@ -2,6 +2,8 @@
 // referenced with ref(), which keeps the static type while emitting a $ref.
 import { Type } from 'typebox';
 import type { Static, TSchema, TUnsafe } from 'typebox';
+import { ERROR_CODES } from './error-codes.js';
+import type { ErrorCode } from './error-codes.js';
 
 const registry = new Map<string, TSchema>();
 
@@ -65,7 +67,13 @@ export const ErrorBody = named(
     statusCode: Type.Integer(),
     error: Type.String({ description: 'HTTP status name' }),
     message: Type.String(),
-    code: Type.String({ description: 'Stable machine code, e.g. INVALID_REQUEST, NOT_FOUND, SLUG_TAKEN' }),
+    // Declared with `enum` directly: StringEnum is defined further down this file.
+    code: Type.Unsafe<ErrorCode>({
+      type: 'string',
+      enum: [...ERROR_CODES],
+      description:
+        'Stable machine code (the full list is this enum; new codes may be added, so treat unknown ones by status)',
+    }),
     details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     requestId: Type.String({ description: 'The request id, as in the x-request-id response header' }),
   }),

@@ -3535,8 +3535,66 @@ export interface components {
       /** @description HTTP status name */
       error: string;
       message: string;
-      /** @description Stable machine code, e.g. INVALID_REQUEST, NOT_FOUND, SLUG_TAKEN */
-      code: string;
+      /**
+       * @description Stable machine code (the full list is this enum; new codes may be added, so treat unknown ones by status)
+       * @enum {string}
+       */
+      code:
+        | 'INVALID_REQUEST'
+        | 'UNAUTHORIZED'
+        | 'FORBIDDEN'
+        | 'NOT_FOUND'
+        | 'METHOD_NOT_ALLOWED'
+        | 'NOT_ACCEPTABLE'
+        | 'REQUEST_TIMEOUT'
+        | 'CONFLICT'
+        | 'PAYLOAD_TOO_LARGE'
+        | 'URI_TOO_LONG'
+        | 'UNSUPPORTED_MEDIA_TYPE'
+        | 'RANGE_NOT_SATISFIABLE'
+        | 'RATE_LIMITED'
+        | 'HEADERS_TOO_LARGE'
+        | 'INTERNAL_ERROR'
+        | 'SERVICE_UNAVAILABLE'
+        | 'SERVER_BUSY'
+        | 'CLIENT_CLOSED_REQUEST'
+        | 'INVALID_CREDENTIALS'
+        | 'ACCOUNT_SUSPENDED'
+        | 'ACCOUNT_BANNED'
+        | 'ACCOUNT_ALREADY_BANNED'
+        | 'INSUFFICIENT_SCOPE'
+        | 'SCOPE_NOT_ALLOWED'
+        | 'USERNAME_TAKEN'
+        | 'EMAIL_TAKEN'
+        | 'SLUG_TAKEN'
+        | 'NAME_TAKEN'
+        | 'VERSION_NUMBER_TAKEN'
+        | 'INVALID_STATUS_TRANSITION'
+        | 'LIMIT_REACHED'
+        | 'LAST_FILE'
+        | 'NO_FILES'
+        | 'FILE_INFECTED'
+        | 'UNSAFE_ARCHIVE'
+        | 'IMAGE_IN_USE'
+        | 'TEMPORARY_IMAGE_LIMIT'
+        | 'TEAM_NOT_EMPTY'
+        | 'OWNER_MUST_TRANSFER'
+        | 'ALREADY_OWNER'
+        | 'ALREADY_MEMBER'
+        | 'ALREADY_INVITED'
+        | 'ALREADY_CONTRIBUTOR'
+        | 'INVITATION_EXPIRED'
+        | 'BADGE_INACTIVE'
+        | 'BADGE_ALREADY_AWARDED'
+        | 'REPORT_ALREADY_OPEN'
+        | 'SELF_REPORT'
+        | 'SERVER_NOT_APPROVED'
+        | 'VOTE_COOLDOWN'
+        | 'OUTBOUND_TARGET_REFUSED'
+        | 'INVALID_SIGNATURE'
+        | 'WEBHOOK_INACTIVE'
+        | 'IDEMPOTENCY_KEY_REUSED'
+        | 'IDEMPOTENCY_KEY_IN_USE';
       details?: {
         [key: string]: unknown;
       };
