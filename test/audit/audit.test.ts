@@ -328,7 +328,10 @@ describe('trusted creators', () => {
       200,
     );
     const resource = await createResource(t.app, creator);
-    const draft = await versionIn(t.app, { editor: creator, moderator: p.moderator }, resource.id, 'DRAFT');
+    // Content of its own: the same bytes as another owner's earlier file would be a duplicate, never auto-approved.
+    const draft = await versionIn(t.app, { editor: creator, moderator: p.moderator }, resource.id, 'DRAFT', [
+      { data: Buffer.from(`original work of ${creator.id}\n`), name: 'mod.txt' },
+    ]);
     const submitted = await act(t.app, creator, resource.id, draft.id, 'submit');
     expect(submitted.status).toBe('APPROVED');
     const entry = await one('version.approved', draft.id);
