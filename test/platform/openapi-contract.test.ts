@@ -210,41 +210,52 @@ describe('path templates', () => {
     );
   });
 
-  it('keeps the interface form /server-tags/{slug} and documents the admin id form under it', () => {
+  it('keeps the interface form /server-tags/{slug} for every method: the admin routes take the slug or the id', () => {
     for (const base of ['/server-tags', '/server-categories']) {
       const item = doc.paths[`${base}/{slug}`]!;
       expect(Object.keys(item).sort()).toEqual(['delete', 'get', 'patch']);
       expect(doc.paths[`${base}/{id}`]).toBeUndefined();
-      const idParameter = item['patch']!.parameters!.find((parameter) => parameter.in === 'path')!;
-      expect(idParameter.name).toBe('slug');
-      expect(idParameter.description).toMatch(/\(`id`\)/);
+      const key = item['patch']!.parameters!.find((parameter) => parameter.in === 'path')!;
+      expect(key.name).toBe('slug');
+      expect(key.description).toMatch(/slug, or the id/);
     }
   });
 
-  it('the merged template still reaches the routes: GET by slug, PATCH and DELETE by id at the same URL', async () => {
+  it('edits and deletes a catalog entry by slug or by id at the one template', async () => {
     const admin = await createUser(t.app, { role: 'ADMIN' });
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/server-tags',
-      headers: admin.headers,
-      payload: { name: 'Contract Tag', slug: 'contract-tag' },
-    });
-    expect(created.statusCode).toBe(201);
-    const { id } = created.json() as { id: string };
-    expect((await t.app.inject({ method: 'GET', url: '/server-tags/contract-tag' })).statusCode).toBe(200);
-    const patched = await t.app.inject({
-      method: 'PATCH',
-      url: `/server-tags/${id}`,
-      headers: admin.headers,
-      payload: { name: 'Contract Tag 2' },
-    });
-    expect(patched.statusCode).toBe(200);
-    const deleted = await t.app.inject({
-      method: 'DELETE',
-      url: `/server-tags/${id}`,
-      headers: admin.headers,
-    });
-    expect(deleted.statusCode).toBe(204);
+    for (const base of ['/server-tags', '/server-categories']) {
+      const created = async (slug: string) => {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: base,
+          headers: admin.headers,
+          payload: { name: `Contract ${slug}`, slug },
+        });
+        expect(response.statusCode, response.body).toBe(201);
+        return response.json<{ id: string }>().id;
+      };
+      const byId = await created('contract-by-id');
+      await created('contract-by-slug');
+      expect((await t.app.inject({ method: 'GET', url: `${base}/contract-by-slug` })).statusCode).toBe(200);
+      for (const key of [byId, 'contract-by-slug']) {
+        const patched = await t.app.inject({
+          method: 'PATCH',
+          url: `${base}/${key}`,
+          headers: admin.headers,
+          payload: { name: 'Renamed' },
+        });
+        expect(patched.statusCode, patched.body).toBe(200);
+        expect(patched.json()).toMatchObject({ name: 'Renamed' });
+        const deleted = await t.app.inject({
+          method: 'DELETE',
+          url: `${base}/${key}`,
+          headers: admin.headers,
+        });
+        expect(deleted.statusCode).toBe(204);
+        const again = await t.app.inject({ method: 'DELETE', url: `${base}/${key}`, headers: admin.headers });
+        expect(again.statusCode).toBe(404);
+      }
+    }
   });
 
   it('keeps only components an operation reaches', () => {

@@ -1,11 +1,11 @@
 // Path templates the OpenAPI format cannot hold as Fastify registers them (issue 12, "path twins"):
 // - a wildcard route (`/cdn/*`) becomes `/cdn/{*}`, a parameter name no linter or client generator accepts: it is
 //   renamed `{path}`;
-// - two routes at the same position with different parameter names (`GET /server-tags/:slug` beside
-//   `PATCH /server-tags/:id`) become two templates that differ only by a name, which OpenAPI forbids. The
-//   interface fixes the read form, so the twins' operations join the path that holds a GET, and their parameter
-//   takes that path's name while its description says what the segment carries for that operation. The URL a
-//   client sends is unchanged: only the template's placeholder name differs.
+// - two routes at the same position with different parameter names would become two templates that differ only
+//   by a name, which OpenAPI forbids. Routes should not do that (the server-tag and server-category admin routes
+//   now take `:slug`, slug or id, beside the read route); should one slip in, its operations join the path that
+//   holds a GET and its parameter takes that path's name (the URL a client sends is unchanged), and the contract
+//   test's twin check still reports nothing because the document stays valid.
 import { HTTP_METHODS } from './openapi-types.js';
 import type { OpenApiDocument, OperationObject, ParameterObject } from './openapi-types.js';
 

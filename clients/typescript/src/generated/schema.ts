@@ -2854,14 +2854,14 @@ export interface paths {
     post?: never;
     /**
      * Delete a server tag (admin); servers carrying it lose it
-     * @description Deletes a server tag, addressed by the tag's id; servers carrying it lose it. Admins only.
+     * @description Deletes a server tag, addressed by the tag's slug or id; servers carrying it lose it. Admins only.
      */
     delete: operations['deleteServerTag'];
     options?: never;
     head?: never;
     /**
      * Edit a server tag (admin): name, description
-     * @description Changes a server tag's name or description, addressed by the tag's id. Admins only.
+     * @description Changes a server tag's name or description, addressed by the tag's slug or id. Admins only.
      */
     patch: operations['updateServerTag'];
     trace?: never;
@@ -2906,14 +2906,14 @@ export interface paths {
     post?: never;
     /**
      * Delete a server category (admin); servers in it leave it
-     * @description Deletes a server category, addressed by the category's id; servers in it leave it. Admins only.
+     * @description Deletes a server category, addressed by the category's slug or id; servers in it leave it. Admins only.
      */
     delete: operations['deleteServerCategory'];
     options?: never;
     head?: never;
     /**
      * Edit a server category (admin): name, description, iconUrl, order
-     * @description Changes a server category's name, description, icon URL or order, addressed by the category's id. Admins only.
+     * @description Changes a server category's name, description, icon URL or order, addressed by the category's slug or id. Admins only.
      */
     patch: operations['updateServerCategory'];
     trace?: never;
@@ -42724,8 +42724,8 @@ export interface operations {
       header?: never;
       path: {
         /**
-         * @description For this operation the `{slug}` segment carries identifier (UUIDv7) (`id`)
-         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         * @description The slug, or the id
+         * @example example-slug
          */
         slug: string;
       };
@@ -42863,8 +42863,8 @@ export interface operations {
       header?: never;
       path: {
         /**
-         * @description For this operation the `{slug}` segment carries identifier (UUIDv7) (`id`)
-         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         * @description The slug, or the id
+         * @example example-slug
          */
         slug: string;
       };
@@ -43497,8 +43497,8 @@ export interface operations {
       header?: never;
       path: {
         /**
-         * @description For this operation the `{slug}` segment carries identifier (UUIDv7) (`id`)
-         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         * @description The slug, or the id
+         * @example example-slug
          */
         slug: string;
       };
@@ -43636,8 +43636,8 @@ export interface operations {
       header?: never;
       path: {
         /**
-         * @description For this operation the `{slug}` segment carries identifier (UUIDv7) (`id`)
-         * @example 019a8f4e-6a1b-7c3d-8e2f-0123456789ab
+         * @description The slug, or the id
+         * @example example-slug
          */
         slug: string;
       };

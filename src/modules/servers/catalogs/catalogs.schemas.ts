@@ -112,4 +112,10 @@ export const UpdateServerCategoryBody = Type.Object(
 );
 
 export const CatalogSlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 100 }) });
-export const CatalogIdParams = Type.Object({ id: Id });
+/**
+ * The editing routes sit at the read route's position (`/server-tags/:slug`, fixed by the interface), so one path
+ * holds every method; they also accept the id, which is how they were first addressed.
+ */
+export const CatalogKeyParams = Type.Object({
+  slug: Type.String({ minLength: 1, maxLength: 100, description: 'The slug, or the id' }),
+});

@@ -56,6 +56,19 @@ export function createServerCatalogsService(deps: { db: Kysely<DB>; dialect: Dia
     return row;
   }
 
+  /** By id first (how these routes were first addressed), then by slug. */
+  async function tagIdOf(key: string): Promise<string> {
+    const row = (await repo.findTag(db, { id: key })) ?? (await repo.findTag(db, { slug: key }));
+    if (row === undefined) throw notFound('Server tag');
+    return row.id;
+  }
+
+  async function categoryIdOf(key: string): Promise<string> {
+    const row = (await repo.findCategory(db, { id: key })) ?? (await repo.findCategory(db, { slug: key }));
+    if (row === undefined) throw notFound('Server category');
+    return row.id;
+  }
+
   async function requireCategory(by: { id: string } | { slug: string }) {
     const row = await repo.findCategory(db, by);
     if (row === undefined) throw notFound('Server category');
@@ -111,7 +124,8 @@ export function createServerCatalogsService(deps: { db: Kysely<DB>; dialect: Dia
       return toServerTag(row);
     },
 
-    async updateTag(actorId: string, id: string, patch: { name?: string; description?: string | null }) {
+    async updateTag(actorId: string, key: string, patch: { name?: string; description?: string | null }) {
+      const id = await tagIdOf(key);
       const row = await requireTag({ id });
       const changes = {
         ...(patch.name !== undefined ? { name: patch.name } : {}),
@@ -133,7 +147,8 @@ export function createServerCatalogsService(deps: { db: Kysely<DB>; dialect: Dia
     },
 
     /** The tag leaves every server that carried it. */
-    async deleteTag(actorId: string, id: string): Promise<void> {
+    async deleteTag(actorId: string, key: string): Promise<void> {
+      const id = await tagIdOf(key);
       await db.transaction().execute(async (trx) => {
         const current = await repo.findTag(trx, { id });
         if (current === undefined || !(await repo.deleteTag(trx, id))) throw notFound('Server tag');
@@ -180,7 +195,8 @@ export function createServerCatalogsService(deps: { db: Kysely<DB>; dialect: Dia
       return toServerCategory(row);
     },
 
-    async updateCategory(actorId: string, id: string, patch: Omit<Partial<CategoryInput>, 'slug'>) {
+    async updateCategory(actorId: string, key: string, patch: Omit<Partial<CategoryInput>, 'slug'>) {
+      const id = await categoryIdOf(key);
       const row = await requireCategory({ id });
       const changes = {
         ...(patch.name !== undefined ? { name: patch.name } : {}),
@@ -204,7 +220,8 @@ export function createServerCatalogsService(deps: { db: Kysely<DB>; dialect: Dia
     },
 
     /** The category leaves every server that was in it. */
-    async deleteCategory(actorId: string, id: string): Promise<void> {
+    async deleteCategory(actorId: string, key: string): Promise<void> {
+      const id = await categoryIdOf(key);
       await db.transaction().execute(async (trx) => {
         const current = await repo.findCategory(trx, { id });
         if (current === undefined || !(await repo.deleteCategory(trx, id))) throw notFound('Server category');

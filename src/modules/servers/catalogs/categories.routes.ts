@@ -6,7 +6,7 @@ import { SECURED } from '../../../core/http/openapi.js';
 import { errors, ref } from '../../../core/http/schemas.js';
 import { typed } from '../../../core/http/typed.js';
 import {
-  CatalogIdParams,
+  CatalogKeyParams,
   CatalogSlugParams,
   CategoryList,
   CreateServerCategoryBody,
@@ -72,7 +72,7 @@ export async function serverCategoriesRoutes(
   );
 
   app.patch(
-    '/server-categories/:id',
+    '/server-categories/:slug',
     {
       ...adminOnly,
       schema: {
@@ -80,35 +80,36 @@ export async function serverCategoriesRoutes(
         summary: 'Edit a server category (admin): name, description, iconUrl, order',
         description:
           "Changes a server category's name, description, icon URL or order, addressed by the " +
-          "category's id. Admins only.",
+          "category's slug or id. Admins only.",
         operationId: 'updateServerCategory',
-        params: CatalogIdParams,
+        params: CatalogKeyParams,
         body: UpdateServerCategoryBody,
         security: SECURED,
         response: { 200: ref(ServerCategory), ...errors(400, 401, 403, 404) },
       },
     },
-    async (request) => catalogs.updateCategory(requireActor(request).userId, request.params.id, request.body),
+    async (request) =>
+      catalogs.updateCategory(requireActor(request).userId, request.params.slug, request.body),
   );
 
   app.delete(
-    '/server-categories/:id',
+    '/server-categories/:slug',
     {
       ...adminOnly,
       schema: {
         tags,
         summary: 'Delete a server category (admin); servers in it leave it',
         description:
-          "Deletes a server category, addressed by the category's id; servers in it leave it. Admins " +
+          "Deletes a server category, addressed by the category's slug or id; servers in it leave it. Admins " +
           'only.',
         operationId: 'deleteServerCategory',
-        params: CatalogIdParams,
+        params: CatalogKeyParams,
         security: SECURED,
         response: { 204: Type.Null(), ...errors(400, 401, 403, 404) },
       },
     },
     async (request, reply) => {
-      await catalogs.deleteCategory(requireActor(request).userId, request.params.id);
+      await catalogs.deleteCategory(requireActor(request).userId, request.params.slug);
       return reply.status(204).send(null);
     },
   );

@@ -6,7 +6,7 @@ import { SECURED } from '../../../core/http/openapi.js';
 import { errors, ref } from '../../../core/http/schemas.js';
 import { typed } from '../../../core/http/typed.js';
 import {
-  CatalogIdParams,
+  CatalogKeyParams,
   CatalogSlugParams,
   CreateServerTagBody,
   PopularTags,
@@ -115,40 +115,41 @@ export async function serverTagsRoutes(
   );
 
   app.patch(
-    '/server-tags/:id',
+    '/server-tags/:slug',
     {
       ...adminOnly,
       schema: {
         tags,
         summary: 'Edit a server tag (admin): name, description',
-        description: "Changes a server tag's name or description, addressed by the tag's id. Admins only.",
+        description:
+          "Changes a server tag's name or description, addressed by the tag's slug or id. Admins only.",
         operationId: 'updateServerTag',
-        params: CatalogIdParams,
+        params: CatalogKeyParams,
         body: UpdateServerTagBody,
         security: SECURED,
         response: { 200: ref(ServerTag), ...errors(400, 401, 403, 404) },
       },
     },
-    async (request) => catalogs.updateTag(requireActor(request).userId, request.params.id, request.body),
+    async (request) => catalogs.updateTag(requireActor(request).userId, request.params.slug, request.body),
   );
 
   app.delete(
-    '/server-tags/:id',
+    '/server-tags/:slug',
     {
       ...adminOnly,
       schema: {
         tags,
         summary: 'Delete a server tag (admin); servers carrying it lose it',
         description:
-          "Deletes a server tag, addressed by the tag's id; servers carrying it lose it. Admins only.",
+          "Deletes a server tag, addressed by the tag's slug or id; servers carrying it lose it. Admins only.",
         operationId: 'deleteServerTag',
-        params: CatalogIdParams,
+        params: CatalogKeyParams,
         security: SECURED,
         response: { 204: Type.Null(), ...errors(400, 401, 403, 404) },
       },
     },
     async (request, reply) => {
-      await catalogs.deleteTag(requireActor(request).userId, request.params.id);
+      await catalogs.deleteTag(requireActor(request).userId, request.params.slug);
       return reply.status(204).send(null);
     },
   );
