@@ -16,7 +16,7 @@ export const MIB = 1024 * 1024;
 export interface Generated {
   stream: Readable;
   /** Hashes of everything the stream emitted; read them after it ended. */
-  expected(): { size: number; sha256: string; sha1: string };
+  expected(): { size: number; sha256: string; sha1: string; sha512: string };
 }
 
 export interface GenerateOptions {
@@ -33,8 +33,9 @@ export function generatedStream(size: number, options: GenerateOptions = {}): Ge
   const chunkSize = options.chunkSize ?? 64 * 1024;
   const sha256 = createHash('sha256');
   const sha1 = createHash('sha1');
+  const sha512 = createHash('sha512');
   let emitted = 0;
-  let digests: { sha256: string; sha1: string } | undefined;
+  let digests: { sha256: string; sha1: string; sha512: string } | undefined;
   const block = Buffer.alloc(chunkSize);
   let seed = 0x9e3779b9;
   for (let i = 0; i + 4 <= chunkSize; i += 4) {
@@ -55,6 +56,7 @@ export function generatedStream(size: number, options: GenerateOptions = {}): Ge
         options.prefix.copy(chunk, 0, 0, Math.min(length, options.prefix.length));
       sha256.update(chunk);
       sha1.update(chunk);
+      sha512.update(chunk);
       emitted += chunk.length;
       yield chunk;
     }
@@ -63,7 +65,11 @@ export function generatedStream(size: number, options: GenerateOptions = {}): Ge
     stream: Readable.from(chunks(), { objectMode: false }),
     expected: () => ({
       size: emitted,
-      ...(digests ??= { sha256: sha256.digest('hex'), sha1: sha1.digest('hex') }),
+      ...(digests ??= {
+        sha256: sha256.digest('hex'),
+        sha1: sha1.digest('hex'),
+        sha512: sha512.digest('hex'),
+      }),
     }),
   };
 }

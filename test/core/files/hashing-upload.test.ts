@@ -12,10 +12,11 @@ import type { LocalFixture, S3Fixture } from './fixtures.js';
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const EMPTY_SHA256 = createHash('sha256').digest('hex');
 const EMPTY_SHA1 = createHash('sha1').digest('hex');
+const EMPTY_SHA512 = createHash('sha512').digest('hex');
 
 function uploadBehaviour(driver: string, storage: () => Storage, leftovers: () => Promise<string[]>): void {
   describe(`storeStream on ${driver} storage`, () => {
-    it('stores a 50 MiB stream with its size, SHA-256 and SHA-1, typed before the write', async () => {
+    it('stores a 50 MiB stream with its size, SHA-256, SHA-1 and SHA-512, typed before the write', async () => {
       const source = generatedStream(50 * MIB + 123, { prefix: ZIP_MAGIC });
       const stored = await storeStream(storage(), 'files/v1/big', source.stream, {
         maxBytes: 100 * MIB,
@@ -26,6 +27,7 @@ function uploadBehaviour(driver: string, storage: () => Storage, leftovers: () =
         size: expected.size,
         sha256: expected.sha256,
         sha1: expected.sha1,
+        sha512: expected.sha512,
         fileType: 'jar',
         contentType: 'application/java-archive',
       });
@@ -50,6 +52,7 @@ function uploadBehaviour(driver: string, storage: () => Storage, leftovers: () =
         size: text.length,
         sha256: createHash('sha256').update(text).digest('hex'),
         sha1: createHash('sha1').update(text).digest('hex'),
+        sha512: createHash('sha512').update(text).digest('hex'),
         head: text,
         fileType: 'md',
         contentType: 'text/markdown; charset=utf-8',
@@ -67,6 +70,7 @@ function uploadBehaviour(driver: string, storage: () => Storage, leftovers: () =
         size: 0,
         sha256: EMPTY_SHA256,
         sha1: EMPTY_SHA1,
+        sha512: EMPTY_SHA512,
         head: Buffer.alloc(0),
         fileType: 'txt',
         contentType: 'application/octet-stream',
