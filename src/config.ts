@@ -3,10 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
+import { ConfigError, flag, httpUrl, integer, oneOf, text } from './config-env.js';
+import type { Env } from './config-env.js';
 import { parseClamdAddress } from './core/files/clamd.js';
 import type { ClamdAddress } from './core/files/clamd.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export { ConfigError };
 
 export interface S3Config {
   endpoint: string | undefined;
@@ -123,61 +127,6 @@ export interface EventsConfig {
    * transaction committed a moment after a later one's. SQLite serializes writers: 0 there.
    */
   feedSettleMs: number | undefined;
-}
-
-export class ConfigError extends Error {
-  constructor(variable: string, problem: string) {
-    super(`Invalid configuration: ${variable} ${problem}`);
-    this.name = 'ConfigError';
-  }
-}
-
-type Env = Record<string, string | undefined>;
-
-function text(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value === '' ? undefined : value;
-}
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = text(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
-  const value = Number(raw);
-  if (value < min || value > max)
-    throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
-  return value;
-}
-
-function flag(env: Env, name: string, fallback: boolean): boolean {
-  const raw = text(env, name)?.toLowerCase();
-  if (raw === undefined) return fallback;
-  if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
-  if (['0', 'false', 'off', 'no'].includes(raw)) return false;
-  throw new ConfigError(name, `must be true/false (or on/off), got "${raw}"`);
-}
-
-function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
-  const raw = text(env, name);
-  if (raw === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(raw)) {
-    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
-  }
-  return raw as T;
-}
-
-function httpUrl(env: Env, name: string, fallback: string): string {
-  const raw = text(env, name) ?? fallback;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(name, `must be an absolute http(s) URL, got "${raw}"`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new ConfigError(name, `must use http or https, got "${raw}"`);
-  }
-  return raw.replace(/\/+$/, '');
 }
 
 function databaseUrl(env: Env): string | undefined {
