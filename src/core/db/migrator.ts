@@ -27,6 +27,7 @@ import { fileInspection } from './migrations/0020_file_inspection.js';
 import { fileDuplicates } from './migrations/0021_file_duplicates.js';
 import { fileScans } from './migrations/0022_file_scans.js';
 import { idempotencyKeys } from './migrations/0023_idempotency_keys.js';
+import { resourceSearch } from './migrations/0024_resource_search.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -61,6 +62,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0021_file_duplicates': fileDuplicates,
   '0022_file_scans': fileScans,
   '0023_idempotency_keys': idempotencyKeys,
+  '0024_resource_search': resourceSearch,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -50,6 +50,7 @@ import type { ServerHistoryTables } from './schema/server-history.js';
 import type { ServerVotesTables } from './schema/server-votes.js';
 import type { ModerationThreadsTables } from './schema/moderation-threads.js';
 import type { AuditTables } from './schema/audit.js';
+import type { SearchTables } from './schema/search.js';
 
 export type * from './schema/accounts.js';
 export type * from './schema/teams.js';
@@ -65,6 +66,7 @@ export type * from './schema/server-history.js';
 export type * from './schema/server-votes.js';
 export type * from './schema/moderation-threads.js';
 export type * from './schema/audit.js';
+export type * from './schema/search.js';
 
 // Newer domains declare their tables in their own schema file and are merged here.
 export interface DB
@@ -75,7 +77,8 @@ export interface DB
     ModerationThreadsTables,
     AuditTables,
     DependencyTables,
-    IdempotencyTables {
+    IdempotencyTables,
+    SearchTables {
   description_images: DescriptionImagesTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
