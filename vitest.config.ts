@@ -8,6 +8,7 @@ const s3 = process.env['TEST_S3_ENDPOINT'] !== undefined;
 // repeat identical work, minutes of process start-ups, so only the default run has them.
 const PINNED_TO_THEIR_OWN_SETUP = [
   'test/accounts/cli.test.ts',
+  'test/search/cli-rebuild.test.ts',
   'test/platform/backup.test.ts',
   'test/platform/startup.test.ts',
   'test/platform/lifecycle.test.ts',
@@ -17,6 +18,8 @@ const PINNED_TO_THEIR_OWN_SETUP = [
 // Real server processes on their own database that store no files: under test:s3 (SQLite, S3 storage) they would
 // repeat the default run's work exactly; they do run under test:pg, where the database differs.
 const STORAGE_INDEPENDENT_PROCESSES = ['test/webhooks/crash.test.ts'];
+// Search stores no files: under test:s3 (SQLite, S3 storage) these would repeat the default run's work exactly.
+const STORAGE_INDEPENDENT_SUITES = ['test/search/**', 'test/core/change-signal.test.ts'];
 
 export default defineConfig({
   test: {
@@ -26,7 +29,7 @@ export default defineConfig({
       ...configDefaults.exclude,
       ...(pg ? [] : ['test/**/*.pg.test.ts']),
       ...(pg || s3 ? PINNED_TO_THEIR_OWN_SETUP : []),
-      ...(s3 ? STORAGE_INDEPENDENT_PROCESSES : []),
+      ...(s3 ? [...STORAGE_INDEPENDENT_PROCESSES, ...STORAGE_INDEPENDENT_SUITES] : []),
     ],
     environment: 'node',
     pool: 'forks',

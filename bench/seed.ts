@@ -4,6 +4,7 @@ import type { Insertable, Kysely } from 'kysely';
 import { DEFAULT_RANK_WEIGHTS } from '../src/config.js';
 import type { DialectName } from '../src/core/db/database.js';
 import type { DB } from '../src/core/db/schema.js';
+import { digest, displayPrefix, newApiKey } from '../src/core/auth/credentials.js';
 import { newId } from '../src/core/ids.js';
 import { recomputeRanks } from '../src/modules/servers/rank/rank.repo.js';
 
@@ -107,12 +108,15 @@ const NOUNS = [
   'Maps',
 ];
 
-/** A deterministic pseudo-random sequence, so every run seeds the same data. */
+/**
+ * A deterministic pseudo-random sequence, so every run seeds the same data. The draw takes the state's high
+ * bits: an LCG's low bits repeat with a short period (`state % 28` reached only 8 of the 28 tags).
+ */
 function sequence(seed: number) {
   let state = seed;
   return (n: number) => {
     state = (state * 1103515245 + 12345) % 2147483648;
-    return state % n;
+    return Math.floor((state / 2147483648) * n);
   };
 }
 
@@ -496,4 +500,143 @@ export async function seedVersions(db: Kysely<DB>, resourceId: string): Promise<
       .execute();
   });
   return { targets: { versionId, fileId } };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Callers for the authenticated endpoints and the write mix: `slots` users with an API key each. The first is a
+// CONTRIBUTOR of the target resource and of a PENDING team-owned resource (so the access facts are read), holds
+// three badges and follows the profile under test; each slot also gets its own APPROVED resource to like and its
+// own user to follow, so the write mix measures writes and not contention on one row.
+
+export interface SeededCallers extends SeedResult {
+  /** One per slot: the key and the slot's write targets. */
+  slots: Array<{ key: string; mixResourceId: string; mixUserId: string }>;
+}
+
+export async function seedCallers(
+  db: Kysely<DB>,
+  { resourceId, profileUserId, slots }: { resourceId: string; profileUserId: string; slots: number },
+): Promise<SeededCallers> {
+  const at = new Date().toISOString();
+  const users = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '!=', profileUserId)
+    .orderBy('created_at')
+    .limit(2 * slots)
+    .execute();
+  const callers = users.slice(0, slots);
+  const followees = users.slice(slots);
+  const resources = await db
+    .selectFrom('resources')
+    .select('id')
+    .where('status', '=', 'APPROVED')
+    .where('id', '!=', resourceId)
+    .orderBy('id')
+    .limit(slots)
+    .execute();
+  const keys = callers.map(() => newApiKey());
+  const caller = callers[0]!.id;
+  const badges = ['Pioneer', 'Helper', 'Builder'].map((name, i) => ({
+    id: newId(),
+    name,
+    slug: `bench-${name.toLowerCase()}`,
+    description: `${name} of the bench`,
+    icon_url: null,
+    color: '#3366ff',
+    is_active: true,
+    awarded_count: 2,
+    created_at: new Date(Date.now() - (10 - i) * 60_000).toISOString(),
+    updated_at: at,
+  }));
+  const team = await db.selectFrom('teams').select('id').orderBy('id').executeTakeFirstOrThrow();
+  const pendingId = newId();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('api_keys')
+      .values(
+        callers.map((user, i) => ({
+          id: newId(),
+          user_id: user.id,
+          name: 'bench',
+          prefix: displayPrefix(keys[i]!),
+          key_hash: digest(keys[i]!),
+          created_at: at,
+          last_used_at: null,
+          expires_at: null,
+          revoked_at: null,
+          scopes: 'read write upload',
+          team_id: null,
+          last_used_ip: null,
+        })),
+      )
+      .execute();
+    await trx.insertInto('badges').values(badges).execute();
+    await trx
+      .insertInto('user_badges')
+      .values(
+        [caller, profileUserId].flatMap((userId) =>
+          badges.map((badge, i) => ({
+            id: newId(),
+            user_id: userId,
+            badge_id: badge.id,
+            awarded_by: null,
+            reason: null,
+            awarded_at: new Date(Date.now() - (5 - i) * 60_000).toISOString(),
+          })),
+        ),
+      )
+      .execute();
+    const name = 'Pending Bench Resource';
+    await trx
+      .insertInto('resources')
+      .values({
+        id: pendingId,
+        name,
+        name_key: name.toLowerCase(),
+        slug: 'pending-bench-resource',
+        short_description: 'Waiting for review.',
+        description: `# ${name}\n\nWaiting for a moderator.\n`,
+        type: 'MOD',
+        status: 'PENDING',
+        owner_type: 'TEAM',
+        owner_id: team.id,
+        icon_key: null,
+        banner_key: null,
+        downloads: 0,
+        like_count: 0,
+        favorite_count: 0,
+        latest_version_id: null,
+        catalog_refs: JSON.stringify({ categories: [], tags: [], gameVersions: [] }),
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    await trx
+      .updateTable('counters')
+      .set((eb) => ({ value: eb('value', '+', 1) }))
+      .where('name', '=', 'resources.status.PENDING')
+      .execute();
+    await trx
+      .insertInto('resource_contributors')
+      .values(
+        [resourceId, pendingId].map((id) => ({
+          id: newId(),
+          resource_id: id,
+          user_id: caller,
+          role: 'CONTRIBUTOR' as const,
+          created_at: at,
+          updated_at: at,
+        })),
+      )
+      .execute();
+  });
+  return {
+    targets: { apiKey: keys[0]!, pendingSlug: 'pending-bench-resource' },
+    slots: callers.map((_, i) => ({
+      key: keys[i]!,
+      mixResourceId: resources[i % resources.length]!.id,
+      mixUserId: followees[i % followees.length]!.id,
+    })),
+  };
 }

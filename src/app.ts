@@ -146,6 +146,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const rateLimiting = config.rateLimit ? createRateLimiting(config, app.log) : undefined;
   await app.register(authenticate, {
     db: database.db,
+    dialect: database.dialect,
     clock,
     failedAuthentications: rateLimiting?.failedAuthentications,
   });

@@ -15,6 +15,7 @@ import type { Command } from './cli/command.js';
 import { jobsCommand } from './cli/jobs.js';
 import { migrateCommand } from './cli/migrate.js';
 import { restoreCommand } from './cli/restore.js';
+import { searchCommand } from './cli/search.js';
 import { seedDemoCommand } from './cli/seed-demo.js';
 
 const COMMANDS: Command[] = [
@@ -28,6 +29,7 @@ const COMMANDS: Command[] = [
   backupCommand,
   restoreCommand,
   seedDemoCommand,
+  searchCommand,
 ];
 
 const OVERVIEW = `Usage: cli <command> [options]      (npm run --silent cli -- <command> …)

@@ -122,7 +122,7 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
   await app.register(authRoutes, { auth: createAuthService({ db, clock }), users });
   await app.register(apiKeysRoutes, { apiKeys: createApiKeysService({ db, dialect, clock }) });
   // Anonymous single-object reads (profiles, resources, servers) kept until the database changes.
-  const objects = createObjectCache({ changes: database.reader?.changes });
+  const objects = createObjectCache({ changes: database.changes });
   await app.register(usersRoutes, { users, objects });
   await app.register(followsRoutes, { follows: createFollowsService({ db, clock, urls }) });
   await app.register(async (scope) => {
@@ -178,17 +178,24 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
     collect: (trx, resource) => descriptionImages.deleteRowsOf(trx, 'RESOURCE', resource.id),
     removeObjects: (keys) => descriptionImages.deleteObjects(keys),
   });
-  const resourceLists = createResourceListsService({ db, dialect, urls, resourceAccess });
+  const resourceLists = createResourceListsService({
+    db,
+    dialect,
+    urls,
+    resourceAccess,
+    log: (message) => app.log.warn(message),
+  });
   const resourceParts = { db, dialect, clock, urls, resourceAccess, resources };
   await app.register(resourcesRoutes, { resources, deletion: resourceDeletion, objects });
   // The rendered pages of GET /resources, filed under the catalogue version (resources.repo.ts).
   const resourceCatalogue = createDirectoryCache({
     clock,
     readVersion: () => readCatalogueVersion(db, dialect),
+    changes: database.changes,
   });
   await app.register(resourceListsRoutes, { lists: resourceLists, cache: resourceCatalogue });
   await app.register(resourceModerationRoutes, {
-    moderation: createModerationService({ db, clock, resources }),
+    moderation: createModerationService({ db, dialect, clock, resources }),
     lists: resourceLists,
   });
   await app.register(resourceExternalLinksRoutes, {
@@ -198,10 +205,10 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
   await app.register(resourceSocialRoutes, { social: createSocialService(resourceParts) });
   await app.register(resourceDescriptionImagesRoutes, { resources, resourceAccess, descriptionImages });
   await app.register(resourceCategoriesRoutes, {
-    categories: createResourceCategoriesService({ db, clock }),
+    categories: createResourceCategoriesService({ db, dialect, clock }),
   });
   await app.register(resourceTagsRoutes, { resourceTags: createResourceTagsService({ db, dialect, clock }) });
-  await app.register(gameVersionsRoutes, { gameVersions: createGameVersionsService({ db, clock }) });
+  await app.register(gameVersionsRoutes, { gameVersions: createGameVersionsService({ db, dialect, clock }) });
 
   // Versions, their files and downloads (DESIGN §8 "Versions", "Downloads"), and resource galleries. Their rows
   // go with a deleted resource by cascade; the cleanups hand the stored objects to the deletion.
@@ -260,7 +267,7 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
       clock,
       versionAccess,
       versions,
-      changes: database.reader?.changes,
+      changes: database.changes,
     }),
   });
   await app.register(galleriesRoutes, { galleries });
@@ -306,7 +313,11 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
   });
   await app.register(serverListsRoutes, {
     lists: serverLists,
-    directory: createDirectoryCache({ clock, readVersion: serverLists.directoryVersion }),
+    directory: createDirectoryCache({
+      clock,
+      readVersion: serverLists.directoryVersion,
+      changes: database.changes,
+    }),
   });
   await app.register(serverImagesRoutes, { servers });
   await app.register(serverStatusRoutes, { status: serverStatus });

@@ -77,7 +77,10 @@ describe('directoryKey', () => {
     expect(directoryKey({ ...base, tags: ['b', 'a', 'a'] })).toBe(
       directoryKey({ ...base, tags: ['a', 'b'] }),
     );
-    expect(directoryKey({ ...base, search: ' sky ' })).toBe(directoryKey({ ...base, search: 'sky' }));
+    expect(directoryKey({ ...base, search: ' sky' })).toBe(directoryKey({ ...base, search: 'sky' }));
+    expect(directoryKey({ ...base, facets: ['tags', 'categories'] })).toBe(
+      directoryKey({ ...base, facets: ['categories', 'tags', 'tags'] }),
+    );
   });
 
   it('tells different queries apart', () => {
@@ -90,6 +93,9 @@ describe('directoryKey', () => {
       directoryKey({ ...base, tags: ['a'] }),
       directoryKey({ ...base, categories: ['a'] }),
       directoryKey({ ...base, search: 'a","b' }),
+      // A trailing blank ends the last word: "sky " is no longer a prefix search (search/text.ts).
+      directoryKey({ ...base, search: 'sky ' }),
+      directoryKey({ ...base, facets: ['tags'] }),
     ];
     expect(new Set(keys).size).toBe(keys.length);
   });

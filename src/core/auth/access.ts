@@ -3,6 +3,7 @@
 // so services never re-derive a permission inline.
 import { sql } from 'kysely';
 import type { Kysely, RawBuilder, SqlBool, Transaction } from 'kysely';
+import { dialectOf, prepared } from '../db/prepared.js';
 import type { DB, TeamRole } from '../db/schema.js';
 import { forbidden, unauthorized } from '../http/errors.js';
 import type { Actor } from './authenticate.js';
@@ -157,16 +158,16 @@ export interface TeamScope {
 
 export type Access = ReturnType<typeof createAccess>;
 
+/** The one fact most checks need; prepared, since team-owned objects ask for it on every check. */
+const teamRoleQuery = prepared<{ role: TeamRole }, [string, string]>(2, (db, _dialect, teamId, userId) =>
+  db.selectFrom('team_members').select('role').where('team_id', '=', teamId!).where('user_id', '=', userId!),
+);
+
 export function createAccess({ db }: { db: Kysely<DB> }) {
   /** The caller's role in the team, or null when not a member. Pass `executor` to read inside a transaction. */
   async function teamRole(userId: string, teamId: string, executor: Executor = db): Promise<TeamRole | null> {
-    const row = await executor
-      .selectFrom('team_members')
-      .select('role')
-      .where('team_id', '=', teamId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    return row?.role ?? null;
+    const rows = await teamRoleQuery(executor as Kysely<DB>, dialectOf(executor), teamId, userId);
+    return rows[0]?.role ?? null;
   }
 
   /** The caller's role in each of several teams in one query (for lists); teams without a membership are absent. */

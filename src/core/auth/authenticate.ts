@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
+import type { DialectName } from '../db/database.js';
 import type { DB, Role } from '../db/schema.js';
 import { AppError, forbidden, unauthorized } from '../http/errors.js';
 import type { FailedAuthentications } from '../http/rate-limits.js';
@@ -64,6 +65,7 @@ function presentedCredential(
 
 export interface AuthenticateOptions {
   db: Kysely<DB>;
+  dialect: DialectName;
   clock: Clock;
   /** When rate limits are on: refused credentials count against the client IP, then answer 429. */
   failedAuthentications?: FailedAuthentications | undefined;
@@ -71,7 +73,7 @@ export interface AuthenticateOptions {
 
 async function authenticatePlugin(
   app: FastifyInstance,
-  { db, clock, failedAuthentications }: AuthenticateOptions,
+  { db, dialect, clock, failedAuthentications }: AuthenticateOptions,
 ): Promise<void> {
   app.decorateRequest('actor', null);
 
@@ -130,7 +132,9 @@ async function authenticatePlugin(
     }
     const hash = digest(presented.secret);
     const owner =
-      presented.kind === 'api_key' ? await findApiKeyOwner(db, hash) : await findSessionOwner(db, hash);
+      presented.kind === 'api_key'
+        ? await findApiKeyOwner(db, dialect, hash)
+        : await findSessionOwner(db, dialect, hash);
     const now = clock.now();
     if (owner === undefined || (owner.expiresAt !== null && new Date(owner.expiresAt) <= now)) {
       throw unauthorized('Invalid or expired API key or token');

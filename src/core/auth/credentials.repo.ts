@@ -1,4 +1,9 @@
+// The credential lookup runs on every authenticated request: one prepared statement per kind (the key or token
+// joined to its user, one round trip), compiled once per dialect and run as a named statement on PostgreSQL.
+// Unprepared, PostgreSQL parsed and planned it on every call (~220 µs of its CPU) and Kysely built it (~20 µs).
 import type { Kysely } from 'kysely';
+import type { DialectName } from '../db/database.js';
+import { prepared } from '../db/prepared.js';
 import type { DB, Role, UserStatus } from '../db/schema.js';
 
 export interface CredentialOwner {
@@ -15,8 +20,8 @@ export interface CredentialOwner {
   teamId: string | null;
 }
 
-export function findApiKeyOwner(db: Kysely<DB>, keyHash: string): Promise<CredentialOwner | undefined> {
-  return db
+const apiKeyOwner = prepared<CredentialOwner, [string]>(1, (db, _dialect, keyHash) =>
+  db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
     .select([
@@ -31,15 +36,14 @@ export function findApiKeyOwner(db: Kysely<DB>, keyHash: string): Promise<Creden
       'api_keys.scopes as scopes',
       'api_keys.team_id as teamId',
     ])
-    .where('api_keys.key_hash', '=', keyHash)
-    .executeTakeFirst();
-}
+    .where('api_keys.key_hash', '=', keyHash!),
+);
 
-export function findSessionOwner(db: Kysely<DB>, tokenHash: string): Promise<CredentialOwner | undefined> {
-  return db
+const sessionOwner = prepared<CredentialOwner, [string]>(1, (db, _dialect, tokenHash) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select([
+    .select((eb) => [
       'sessions.id as credentialId',
       'users.id as userId',
       'users.role as role',
@@ -48,12 +52,28 @@ export function findSessionOwner(db: Kysely<DB>, tokenHash: string): Promise<Cre
       'sessions.expires_at as expiresAt',
       'sessions.last_used_at as lastUsedAt',
       'sessions.revoked_at as revokedAt',
+      // Sessions carry every scope and no team: the same row shape as a key's, without a second mapping.
+      eb.lit(null).$castTo<string | null>().as('scopes'),
+      eb.lit(null).$castTo<string | null>().as('teamId'),
     ])
-    .where('sessions.token_hash', '=', tokenHash)
-    .executeTakeFirst()
-    .then((row) => row && { ...row, scopes: null, teamId: null });
+    .where('sessions.token_hash', '=', tokenHash!),
+);
+
+export async function findApiKeyOwner(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  keyHash: string,
+): Promise<CredentialOwner | undefined> {
+  return (await apiKeyOwner(db, dialect, keyHash))[0];
 }
 
+export async function findSessionOwner(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  tokenHash: string,
+): Promise<CredentialOwner | undefined> {
+  return (await sessionOwner(db, dialect, tokenHash))[0];
+}
 export async function touchCredential(
   db: Kysely<DB>,
   kind: 'api_key' | 'session',

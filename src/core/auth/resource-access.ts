@@ -3,7 +3,8 @@
 // and the platform role. The rules are pure functions (unit-tested); createResourceAccess only looks the facts
 // up, in at most one query, and applies them.
 import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
-import type { DB, ResourceContributorRole, ResourceStatus, Role } from '../db/schema.js';
+import { dialectOf, prepared } from '../db/prepared.js';
+import type { DB, ResourceContributorRole, ResourceStatus, Role, TeamRole } from '../db/schema.js';
 import { forbidden, notFound, unauthorized } from '../http/errors.js';
 import { ownerRightsFromTeamRole, ownerSideCondition } from './access.js';
 import type { Access, OwnerRef, OwnerRights } from './access.js';
@@ -74,19 +75,48 @@ export const seesEveryStatus = (actor: Actor | null): boolean =>
 type Executor = Kysely<DB> | Transaction<DB>;
 export type ResourceAccess = ReturnType<typeof createResourceAccess>;
 
+/** The caller's contributor role on a user-owned resource (the owner side costs no query). */
+const contributorRoleQuery = prepared<{ role: ResourceContributorRole }, [string, string]>(
+  2,
+  (db, _dialect, resourceId, userId) =>
+    db
+      .selectFrom('resource_contributors')
+      .select('role')
+      .where('resource_id', '=', resourceId!)
+      .where('user_id', '=', userId!),
+);
+
+/** A team-owned resource: the caller's team role and contributor role, read together. */
+const teamAndContributorRoleQuery = prepared<
+  { team_role: TeamRole | null; contributor_role: ResourceContributorRole | null },
+  [string, string, string]
+>(3, (db, _dialect, teamId, resourceId, userId) =>
+  db.selectNoFrom((eb) => [
+    eb
+      .selectFrom('team_members')
+      .select('role')
+      .where('team_id', '=', teamId!)
+      .where('user_id', '=', userId!)
+      .as('team_role'),
+    eb
+      .selectFrom('resource_contributors')
+      .select('role')
+      .where('resource_id', '=', resourceId!)
+      .where('user_id', '=', userId!)
+      .as('contributor_role'),
+  ]),
+);
+
 export function createResourceAccess({ db, access }: { db: Kysely<DB>; access: Access }) {
+  // Both fact reads are prepared (compiled once; named statements on PostgreSQL): they run on every
+  // authenticated read of a resource that is not APPROVED and on every write to one.
   async function contributorRole(
     userId: string,
     resourceId: string,
     executor: Executor,
   ): Promise<ResourceContributorRole | null> {
-    const row = await executor
-      .selectFrom('resource_contributors')
-      .select('role')
-      .where('resource_id', '=', resourceId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    return row?.role ?? null;
+    const rows = await contributorRoleQuery(executor as Kysely<DB>, dialectOf(executor), resourceId, userId);
+    return rows[0]?.role ?? null;
   }
 
   /**
@@ -110,22 +140,13 @@ export function createResourceAccess({ db, access }: { db: Kysely<DB>; access: A
         contributorRole: await contributorRole(actor.userId, resource.id, executor),
       };
     }
-    const row = await executor
-      .selectNoFrom((eb) => [
-        eb
-          .selectFrom('team_members')
-          .select('role')
-          .where('team_id', '=', owner.ownerId)
-          .where('user_id', '=', actor.userId)
-          .as('team_role'),
-        eb
-          .selectFrom('resource_contributors')
-          .select('role')
-          .where('resource_id', '=', resource.id)
-          .where('user_id', '=', actor.userId)
-          .as('contributor_role'),
-      ])
-      .executeTakeFirst();
+    const [row] = await teamAndContributorRoleQuery(
+      executor as Kysely<DB>,
+      dialectOf(executor),
+      owner.ownerId,
+      resource.id,
+      actor.userId,
+    );
     return {
       ...base,
       ownerRights: ownerRightsFromTeamRole(row?.team_role ?? null),

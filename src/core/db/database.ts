@@ -13,6 +13,8 @@ import type { HotReads } from './prepared.js';
 import { openSqlite, sqliteDialect } from './sqlite.js';
 import { openReadConnection } from './sqlite-reads.js';
 import type { ReadConnection } from './sqlite-reads.js';
+import { pgChangeSignal } from './pg-change-signal.js';
+import type { ChangeSignal } from './change-cache.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -23,6 +25,13 @@ export interface Database {
   reader?: ReadConnection;
   /** PostgreSQL: the connection pool, for the pool gauges of /metrics. */
   pool?: pg.Pool;
+  /**
+   * A number that moves whenever the database may have changed, for answers kept until it does
+   * (core/db/change-cache.ts): SQLite on a file, the read connection's counter (sqlite-reads.ts); PostgreSQL, a
+   * fence that sees every commit made before the call, by any process (pg-change-signal.ts). Absent on
+   * `:memory:`, where nothing is kept.
+   */
+  changes?: ChangeSignal;
   destroy(): Promise<void>;
 }
 
@@ -95,7 +104,8 @@ function namedStatements(pool: pg.Pool) {
 }
 
 export function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteSynchronous'>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteSynchronous'> &
+    Partial<Pick<Config, 'databasePoolSize'>>,
   options: OpenDatabaseOptions = {},
 ): Database {
   const log = kyselyLog(options.observeQuery);
@@ -104,14 +114,17 @@ export function openDatabase(
     const pool = surviveConnectionLoss(
       new pg.Pool({
         connectionString: url,
-        max: 10,
+        // DATABASE_POOL_SIZE (config.ts: its default follows the CPU count); 10 where no config is at hand.
+        max: config.databasePoolSize ?? 10,
         types: pgTypes,
         connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
       }),
     );
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
     registerHotReads(db, timedHotReads(namedStatements(pool), options.observeQuery));
-    return { db, dialect: 'postgres', pool, destroy: () => db.destroy() };
+    const observe = options.observeQuery;
+    const changes = pgChangeSignal(pool, observe && ((seconds) => observe('select', seconds)));
+    return { db, dialect: 'postgres', pool, changes, destroy: () => db.destroy() };
   }
   let filename: string;
   if (url === ':memory:') filename = ':memory:';
@@ -136,6 +149,7 @@ export function openDatabase(
     db,
     dialect: 'sqlite',
     reader,
+    changes: reader.changes,
     destroy: async () => {
       reader.close();
       await db.destroy();

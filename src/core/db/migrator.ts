@@ -28,6 +28,7 @@ import { fileDuplicates } from './migrations/0021_file_duplicates.js';
 import { fileScans } from './migrations/0022_file_scans.js';
 import { idempotencyKeys } from './migrations/0023_idempotency_keys.js';
 import { resourceSearch } from './migrations/0024_resource_search.js';
+import { directorySearch } from './migrations/0025_directory_search.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -63,6 +64,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0022_file_scans': fileScans,
   '0023_idempotency_keys': idempotencyKeys,
   '0024_resource_search': resourceSearch,
+  '0025_directory_search': directorySearch,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -3,8 +3,8 @@
 // Kysely's execution path: on SQLite files they run synchronously on the read connection (sqlite-reads.ts); on
 // PostgreSQL as named statements on the pool, which each connection parses and plans once. Inside a transaction
 // they go through it, since they must see its own uncommitted writes.
-import { CompiledQuery } from 'kysely';
-import type { Compilable, Kysely } from 'kysely';
+import { CompiledQuery, PostgresAdapter } from 'kysely';
+import type { Compilable, Kysely, Transaction } from 'kysely';
 import type { DialectName } from './database.js';
 import type { DB } from './schema.js';
 
@@ -16,6 +16,14 @@ const hotReads = new WeakMap<Kysely<DB>, HotReads>();
 
 export function registerHotReads(db: Kysely<DB>, reads: HotReads): void {
   hotReads.set(db, reads);
+}
+
+/**
+ * The dialect of a database or transaction, for code that is handed only `db` (the access checks): its adapter
+ * says it, and a transaction shares its database's adapter.
+ */
+export function dialectOf(db: Kysely<DB> | Transaction<DB>): DialectName {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
 /** A value that stands for argument i while the query is compiled. */

@@ -1,15 +1,16 @@
 // Rendered single-object answers (a public profile, a resource or server page) for anonymous callers, kept until
-// anything in the database changes (core/db/change-cache.ts). These are the hottest reads of the API and the
-// same for every anonymous caller; sending the kept bytes costs a fraction of querying, mapping and serializing
-// them again. A rendering must not depend on the caller or the clock.
+// anything in the database changes, on any process (core/db/change-cache.ts). These are the hottest reads of the
+// API and the same for every anonymous caller; sending the kept bytes costs a fraction of querying, mapping and
+// serializing them again. A rendering must not depend on the caller or the clock.
 import type { FastifyReply } from 'fastify';
 import { createChangeCache } from '../db/change-cache.js';
+import type { ChangeSignal } from '../db/change-cache.js';
 import { renderWith, sendRendered, weakEtag } from './rendered.js';
 import type { RenderedBody } from './rendered.js';
 
 export type ObjectCache = ReturnType<typeof createObjectCache>;
 
-export function createObjectCache(deps: { changes: (() => number) | undefined; maxEntries?: number }) {
+export function createObjectCache(deps: { changes: ChangeSignal | undefined; maxEntries?: number }) {
   const cache = createChangeCache<RenderedBody>(deps);
 
   /** The rendered answer for `key`, with its ETag computed once per rendering. */

@@ -21,7 +21,15 @@ const tags = ['admin'];
 
 const AdminUserQuery = Type.Object({
   ...LimitOffsetQuery.properties,
-  search: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  search: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        'Full-text search of username and display name (every word, the last one as a prefix; case and ' +
+        'diacritics ignored), or an email that starts with the search (case-insensitive). Order stays newest first',
+    }),
+  ),
   role: Type.Optional(StringEnum(ROLES)),
   status: Type.Optional(StringEnum(USER_STATUSES)),
 });

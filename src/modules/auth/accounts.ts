@@ -6,6 +6,7 @@ import type { DB, Role } from '../../core/db/schema.js';
 import { conflict } from '../../core/http/errors.js';
 import { hashPassword } from '../../core/auth/passwords.js';
 import { newId } from '../../core/ids.js';
+import { refreshUserSearch } from '../search/user-documents.js';
 import { findUserByLogin, insertUser } from '../users/users.repo.js';
 import type { UserRow } from '../users/users.repo.js';
 
@@ -55,7 +56,10 @@ export async function createAccount(db: Kysely<DB>, clock: Clock, input: NewAcco
     updated_at: now,
   };
   try {
-    await insertUser(db, row);
+    await db.transaction().execute(async (trx) => {
+      await insertUser(trx, row);
+      await refreshUserSearch(trx, [row.id]);
+    });
   } catch (error) {
     // Lost a race with a concurrent registration of the same name or email.
     if (isUniqueViolation(error)) {

@@ -2,12 +2,14 @@
 // admin writes. Names are unique (409 NAME_TAKEN): the resource list filters by name.
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.js';
+import type { DialectName } from '../../core/db/database.js';
 import { isUniqueViolation } from '../../core/db/dialect.js';
 import type { DB } from '../../core/db/schema.js';
 import { conflict, notFound } from '../../core/http/errors.js';
 import { newId } from '../../core/ids.js';
 import { changedFields, recordCatalogAudit } from '../audit/record.js';
-import { refreshCatalogRefs, resourcesLinkedTo } from '../resources/catalog-refs.repo.js';
+import { resourcesLinkedTo } from '../resources/catalog-refs.repo.js';
+import { refreshDerived } from '../resources/refresh-derived.js';
 import { bumpCatalogueVersion } from '../resources/resources.repo.js';
 import { toGameVersion } from './catalogs.mapper.js';
 import * as repo from './game-versions.repo.js';
@@ -27,7 +29,15 @@ export interface GameVersionInput {
 
 export type GameVersionsService = ReturnType<typeof createGameVersionsService>;
 
-export function createGameVersionsService({ db, clock }: { db: Kysely<DB>; clock: Clock }) {
+export function createGameVersionsService({
+  db,
+  dialect,
+  clock,
+}: {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  clock: Clock;
+}) {
   async function guardName<T>(name: string | undefined, write: () => Promise<T>): Promise<T> {
     try {
       return await write();
@@ -91,7 +101,7 @@ export function createGameVersionsService({ db, clock }: { db: Kysely<DB>; clock
             at: changes.updated_at,
           });
           // The resources show the version's name, newest first.
-          await refreshCatalogRefs(trx, await resourcesLinkedTo(trx, 'gameVersion', id));
+          await refreshDerived(trx, dialect, await resourcesLinkedTo(trx, 'gameVersion', id));
           await bumpCatalogueVersion(trx);
           return true;
         }),
@@ -113,7 +123,7 @@ export function createGameVersionsService({ db, clock }: { db: Kysely<DB>; clock
           after: null,
           at: clock.now().toISOString(),
         });
-        await refreshCatalogRefs(trx, linked);
+        await refreshDerived(trx, dialect, linked);
         await bumpCatalogueVersion(trx);
       });
     },

@@ -2,12 +2,14 @@
 // admin writes; usageCount moves with the resources' category links.
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.js';
+import type { DialectName } from '../../core/db/database.js';
 import { isUniqueViolation } from '../../core/db/dialect.js';
 import type { DB, ResourceType } from '../../core/db/schema.js';
 import { notFound, slugTaken } from '../../core/http/errors.js';
 import { newId } from '../../core/ids.js';
 import { changedFields, recordCatalogAudit } from '../audit/record.js';
-import { refreshCatalogRefs, resourcesLinkedTo } from '../resources/catalog-refs.repo.js';
+import { resourcesLinkedTo } from '../resources/catalog-refs.repo.js';
+import { refreshDerived } from '../resources/refresh-derived.js';
 import { bumpCatalogueVersion } from '../resources/resources.repo.js';
 import { toCategory } from './catalogs.mapper.js';
 import * as repo from './resource-categories.repo.js';
@@ -24,7 +26,15 @@ export interface CategoryInput {
 
 export type ResourceCategoriesService = ReturnType<typeof createResourceCategoriesService>;
 
-export function createResourceCategoriesService({ db, clock }: { db: Kysely<DB>; clock: Clock }) {
+export function createResourceCategoriesService({
+  db,
+  dialect,
+  clock,
+}: {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  clock: Clock;
+}) {
   async function requireCategory(id: string) {
     const row = await repo.findCategory(db, id);
     if (row === undefined) throw notFound('Resource category');
@@ -97,7 +107,7 @@ export function createResourceCategoriesService({ db, clock }: { db: Kysely<DB>;
             at: changes.updated_at,
           });
           // The resources show the category's name and slug, in category order.
-          await refreshCatalogRefs(trx, await resourcesLinkedTo(trx, 'category', id));
+          await refreshDerived(trx, dialect, await resourcesLinkedTo(trx, 'category', id));
           await bumpCatalogueVersion(trx);
           return true;
         }),
@@ -120,7 +130,7 @@ export function createResourceCategoriesService({ db, clock }: { db: Kysely<DB>;
           after: null,
           at: clock.now().toISOString(),
         });
-        await refreshCatalogRefs(trx, linked);
+        await refreshDerived(trx, dialect, linked);
         await bumpCatalogueVersion(trx);
       });
     },

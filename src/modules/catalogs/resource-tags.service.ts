@@ -8,7 +8,8 @@ import type { DB, ResourceType } from '../../core/db/schema.js';
 import { notFound, slugTaken } from '../../core/http/errors.js';
 import { newId } from '../../core/ids.js';
 import { changedFields, recordCatalogAudit } from '../audit/record.js';
-import { refreshCatalogRefs, resourcesLinkedTo } from '../resources/catalog-refs.repo.js';
+import { resourcesLinkedTo } from '../resources/catalog-refs.repo.js';
+import { refreshDerived } from '../resources/refresh-derived.js';
 import { bumpCatalogueVersion } from '../resources/resources.repo.js';
 import { toResourceTag } from './catalogs.mapper.js';
 import * as repo from './resource-tags.repo.js';
@@ -40,9 +41,13 @@ export function createResourceTagsService(deps: { db: Kysely<DB>; dialect: Diale
   return {
     async list(search: string | undefined, limit: number, offset: number) {
       const needle = search?.trim() === '' ? undefined : search?.trim();
+      if (needle === undefined) {
+        const page = await repo.listTagPage(db, dialect, limit, offset);
+        return { tags: page.rows.map(toResourceTag), total: page.total };
+      }
       const [rows, total] = await Promise.all([
         repo.listTags(db, dialect, needle, limit, offset),
-        needle === undefined ? repo.readTagTotal(db) : repo.countTagsMatching(db, dialect, needle),
+        repo.countTagsMatching(db, dialect, needle),
       ]);
       return { tags: rows.map(toResourceTag), total };
     },
@@ -113,7 +118,7 @@ export function createResourceTagsService(deps: { db: Kysely<DB>; dialect: Diale
           });
           // The resources show the tag's name and slug.
           if (patch.name !== undefined || patch.slug !== undefined) {
-            await refreshCatalogRefs(trx, await resourcesLinkedTo(trx, 'tag', id));
+            await refreshDerived(trx, dialect, await resourcesLinkedTo(trx, 'tag', id));
             await bumpCatalogueVersion(trx);
           }
           return true;
@@ -137,7 +142,7 @@ export function createResourceTagsService(deps: { db: Kysely<DB>; dialect: Diale
           after: null,
           at: clock.now().toISOString(),
         });
-        await refreshCatalogRefs(trx, linked);
+        await refreshDerived(trx, dialect, linked);
         await bumpCatalogueVersion(trx);
       });
     },

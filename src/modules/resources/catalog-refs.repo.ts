@@ -37,7 +37,10 @@ export const parseCatalogRefs = (json: string): CatalogRefs => JSON.parse(json) 
 
 const CHUNK = 500;
 
-/** Recomputes catalog_refs of these resources from the link tables and the catalogs. */
+/**
+ * Recomputes catalog_refs of these resources from the link tables and the catalogs. Write paths call
+ * refreshDerived (refresh-derived.ts), which also rewrites the search documents that hold the same names.
+ */
 export async function refreshCatalogRefs(trx: Executor, resourceIds: readonly string[]): Promise<void> {
   for (let start = 0; start < resourceIds.length; start += CHUNK) {
     const ids = resourceIds.slice(start, start + CHUNK);
@@ -102,6 +105,8 @@ export async function resourcesLinkedTo(
     .selectFrom(table)
     .select('resource_id')
     .where(column as 'category_id', '=', catalogId)
+    // In id order: the refresh then locks rows in the order a search rebuild batch does (no deadlock between them).
+    .orderBy('resource_id')
     .execute();
   return rows.map((row) => row.resource_id);
 }

@@ -8,7 +8,7 @@ import { typed } from '../../core/http/typed.js';
 import { renderWith, sendRendered } from '../../core/http/rendered.js';
 import type { DirectoryCache } from '../../core/http/page-cache.js';
 import type { ResourceListsService } from './resource-lists.service.js';
-import { OPTIONAL_AUTH, ResourceList, ResourceListQuery } from './resources.schemas.js';
+import { OPTIONAL_AUTH, ResourceCatalogue, ResourceList, ResourceListQuery } from './resources.schemas.js';
 
 const tags = ['resources'];
 const visibilityNote =
@@ -23,10 +23,11 @@ function catalogueKey(query: Static<typeof ResourceListQuery>): string {
     query.limit ?? 20,
     query.sortBy ?? 'date',
     query.type ?? '',
-    query.search?.trim() ?? '',
+    query.search ?? '',
     set(query.tags),
     set(query.categories),
     set(query.versions),
+    set(query.facets),
   ]);
 }
 
@@ -44,13 +45,16 @@ export async function resourceListsRoutes(
         summary: 'Browse APPROVED resources: filter by type, search, tags, categories and game versions',
         description:
           'Filters combine with AND; within one filter (tags, categories, versions) a resource matches when it ' +
-          'has any of the values. Without search or catalog filters `total` comes from a maintained counter. ' +
+          'has any of the values. `search` is full-text with optional relevance order (`sortBy=relevance`); ' +
+          '`facets` adds counts per type, tag, category and game version over all matches. Totals never count ' +
+          'the whole table: counters answer the unfiltered list, a type, and one value of one catalog filter; ' +
+          'searches and other combinations are counted through the indexes up to 10,000 (`meta.totalExact`). ' +
           'Pages are cached for up to 5 seconds: moderation, edits, images, likes, favorites, catalog changes ' +
           'and deletions show at once; owner names and avatars, and counters changed elsewhere, within those 5 ' +
           'seconds.',
         operationId: 'listResources',
         querystring: ResourceListQuery,
-        response: { 200: ResourceList, ...errors(400) },
+        response: { 200: ResourceCatalogue, ...errors(400) },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,6 @@
 // Resource lists: the public catalogue, yours, a user's, a team's, and the moderation queues. Totals come from
-// maintained counters where one answers the question (DESIGN §5); owner lists and filtered searches count the
-// matching rows over indexed columns.
+// maintained counters where one answers the question (DESIGN §5); owner lists count the matching rows over
+// indexed columns; searches and catalog filters follow search/resource-totals.ts.
 import { readCounter } from '../../core/db/counters.js';
 import type { Kysely } from 'kysely';
 import type { Actor } from '../../core/auth/authenticate.js';
@@ -11,8 +11,21 @@ import { notFound } from '../../core/http/errors.js';
 import type { MediaUrls } from '../../core/media-urls.js';
 import { findTeamById } from '../teams/teams.repo.js';
 import { findUserById } from '../users/users.repo.js';
+import { facetsFromCounters, facetsOfMatches, SEARCH_LIMITS } from '../search/resource-facets.js';
+import type { FacetRequest, Facets } from '../search/resource-facets.js';
+import type { SearchMatch } from '../search/resource-match.js';
+import { countMatches } from '../search/resource-totals.js';
+import type { Total } from '../search/resource-totals.js';
+import { trigramIndexSchema, withSimilarityThreshold } from '../search/resource-trigram.js';
+import { parseSearch } from '../search/text.js';
+import type { SearchQuery } from '../search/text.js';
 import { resolveCategoryFilter, resolveGameVersionFilter, resolveTagFilter } from './resource-links.repo.js';
-import { countResources, listApprovedPage, listResourceViews } from './resource-views.repo.js';
+import {
+  countResources,
+  listApprovedPage,
+  listByRelevance,
+  listResourceViews,
+} from './resource-views.repo.js';
 import type { ResourceFilter, ResourceOrder, ResourceViewRow } from './resource-views.repo.js';
 import { toResourceListItem } from './resources.mapper.js';
 import type { ResourceListItemView } from './resources.mapper.js';
@@ -37,15 +50,40 @@ export interface PublicListQuery extends Partial<Page> {
   categories?: string[];
   versions?: string[];
   sortBy?: ResourceSort;
+  facets?: FacetRequest[];
 }
 
+export interface CatalogueMeta {
+  total: number;
+  limit: number;
+  offset: number;
+  page: number;
+  totalExact: boolean;
+  facets?: Facets;
+  facetsExact?: boolean;
+  similar?: boolean;
+}
+
+export interface CataloguePage {
+  resources: ResourceListItemView[];
+  total: number;
+  meta: CatalogueMeta;
+}
+
+/** Without a search, relevance is popularity, and downloads is the indexed order that stands for it. */
 export const SORT_ORDERS: Record<ResourceSort, ResourceOrder> = {
   date: { column: 'created_at', direction: 'desc' },
   updated: { column: 'updated_at', direction: 'desc' },
   downloads: { column: 'downloads', direction: 'desc' },
   likes: { column: 'like_count', direction: 'desc' },
   name: { column: 'name_key', direction: 'asc' },
+  relevance: { column: 'downloads', direction: 'desc' },
 };
+
+/** Typo tolerance (PostgreSQL) is tried for searches of at most this many words that find nothing. */
+const SIMILAR_MAX_WORDS = 2;
+/** Word similarity (pg_trgm) of a fallback match: "zephir" finds "Zephyr" (0.57); the default 0.6 would not. */
+const SIMILARITY = 0.5;
 const NEWEST_FIRST = SORT_ORDERS.date;
 /** The moderation queue: first come, first served. */
 const OLDEST_FIRST: ResourceOrder = { column: 'created_at', direction: 'asc' };
@@ -59,8 +97,22 @@ export function createResourceListsService(deps: {
   dialect: DialectName;
   urls: MediaUrls;
   resourceAccess: ResourceAccess;
+  /** Told once when typo tolerance is unavailable on PostgreSQL. */
+  log?: (message: string) => void;
 }) {
   const { db, dialect, urls, resourceAccess } = deps;
+  let trigram: Promise<string | null> | undefined;
+  /** The pg_trgm schema when typo tolerance can run here (looked up once). */
+  function trigramSchema(): Promise<string | null> {
+    trigram ??= trigramIndexSchema(db as unknown as Kysely<unknown>).then(
+      (schema) => {
+        if (schema === null) deps.log?.('search: pg_trgm or its name index is missing; no typo tolerance');
+        return schema;
+      },
+      () => null,
+    );
+    return trigram;
+  }
 
   function respond(rows: ResourceViewRow[], total: number, page: Page): ResourcePage {
     const { offset } = pageOf(page);
@@ -84,11 +136,94 @@ export function createResourceListsService(deps: {
     return respond(rows, total, page);
   }
 
+  function catalogue(
+    rows: ResourceViewRow[],
+    total: Total,
+    page: Page,
+    facets?: { facets: Facets; exact: boolean },
+  ): CataloguePage {
+    const { offset } = pageOf(page);
+    const meta: CatalogueMeta = {
+      total: total.total,
+      limit: page.limit,
+      offset,
+      page: page.page,
+      totalExact: total.exact,
+    };
+    if (facets !== undefined) {
+      meta.facets = facets.facets;
+      meta.facetsExact = facets.exact;
+    }
+    return { resources: rows.map((row) => toResourceListItem(row, urls)), total: total.total, meta };
+  }
+
+  /** No search, no catalog filter: the prepared page per sort, counters for the total and the facets. */
+  async function plainPage(
+    type: ResourceType | undefined,
+    sort: ResourceSort,
+    page: Page,
+    facets: FacetRequest[],
+  ): Promise<CataloguePage> {
+    const { limit, offset } = pageOf(page);
+    const counter = type === undefined ? statusCounter('APPROVED') : approvedTypeCounter(type);
+    const [rows, total, counted] = await Promise.all([
+      listApprovedPage(db, dialect, SORT_ORDERS[sort], type, limit, offset),
+      readCounter(db, dialect, counter),
+      facets.length === 0 ? undefined : facetsFromCounters(db, facets, type),
+    ]);
+    const facetPart = counted === undefined ? undefined : { facets: counted, exact: true };
+    return catalogue(rows, { total, exact: true }, page, facetPart);
+  }
+
+  /** A search or catalog filters: the page, and the total and facets over every match. */
+  async function matchedPage(
+    filter: ResourceFilter,
+    sort: ResourceSort,
+    page: Page,
+    facets: FacetRequest[],
+    exec: Kysely<DB> = db,
+  ): Promise<CataloguePage> {
+    const { limit, offset } = pageOf(page);
+    const match = filter.match;
+    const listRows = (planned: ResourceFilter) =>
+      sort === 'relevance' && match !== undefined
+        ? listByRelevance(exec, dialect, { ...planned, match }, limit, offset)
+        : listResourceViews(exec, dialect, planned, SORT_ORDERS[sort], limit, offset);
+    if (dialect === 'sqlite') {
+      // SQLite runs one statement at a time anyway: count first and let the count choose the page's plan.
+      const gathered: ResourceFilter = { ...filter, plan: 'gather' };
+      const total = await countMatches(exec, dialect, gathered);
+      // Relevance scores every match (gathered); without a search it is the downloads order, which can walk.
+      const scored = sort === 'relevance' && match !== undefined;
+      const walk = !scored && (!total.exact || total.total > SEARCH_LIMITS.walkFromMatches);
+      const rows = await listRows(walk ? { ...filter, plan: 'walk' } : gathered);
+      if (facets.length === 0) return catalogue(rows, total, page);
+      const scan = await facetsOfMatches(exec, dialect, gathered, facets);
+      return catalogue(rows, total, page, { facets: scan.facets, exact: scan.exact });
+    }
+    if (facets.length === 0) {
+      const [list, total] = await Promise.all([listRows(filter), countMatches(exec, dialect, filter)]);
+      return catalogue(list, total, page);
+    }
+    // The facet scan sees every match up to its limit: when it saw them all, it also gives the exact total.
+    const [list, scan] = await Promise.all([
+      listRows(filter),
+      facetsOfMatches(exec, dialect, filter, facets),
+    ]);
+    const total = scan.exact
+      ? { total: scan.matched, exact: true }
+      : await countMatches(exec, dialect, filter);
+    return catalogue(list, total, page, { facets: scan.facets, exact: scan.exact });
+  }
+
+  async function similarAllowed(search: SearchQuery): Promise<boolean> {
+    if (dialect !== 'postgres' || search.terms.length > SIMILAR_MAX_WORDS) return false;
+    return (await trigramSchema()) !== null;
+  }
+
   /** Catalog filter values that name nothing match no resource. */
   async function resolveFilters(query: PublicListQuery): Promise<ResourceFilter | null> {
     const filter: ResourceFilter = { status: 'APPROVED', type: query.type };
-    const search = query.search?.trim();
-    if (search !== undefined && search !== '') filter.search = search;
     if (query.tags !== undefined && query.tags.length > 0) {
       filter.tagIds = await resolveTagFilter(db, query.tags);
       if (filter.tagIds.length === 0) return null;
@@ -106,24 +241,37 @@ export function createResourceListsService(deps: {
 
   return {
     /** GET /resources: APPROVED only, whoever asks. */
-    async listPublic(query: PublicListQuery): Promise<ResourcePage> {
+    async listPublic(query: PublicListQuery): Promise<CataloguePage> {
       const page = { page: query.page ?? 1, limit: query.limit ?? 20 };
-      const order = SORT_ORDERS[query.sortBy ?? 'date'];
+      const sort = query.sortBy ?? 'date';
+      const facets = [...new Set(query.facets ?? [])];
+      const search = query.search === undefined ? null : parseSearch(query.search);
       const filter = await resolveFilters(query);
-      if (filter === null) return respond([], 0, page);
+      if (filter === null) {
+        const none = facets.length === 0 ? undefined : Object.fromEntries(facets.map((name) => [name, {}]));
+        return catalogue([], { total: 0, exact: true }, page, none && { facets: none, exact: true });
+      }
+      if (search !== null) filter.match = { kind: 'words', query: search };
       const plain =
-        filter.search === undefined &&
+        filter.match === undefined &&
         filter.tagIds === undefined &&
         filter.categoryIds === undefined &&
         filter.gameVersionIds === undefined;
-      if (!plain) return filteredPage(filter, order, page);
-      const { limit, offset } = pageOf(page);
-      const counter = query.type === undefined ? statusCounter('APPROVED') : approvedTypeCounter(query.type);
-      const [rows, total] = await Promise.all([
-        listApprovedPage(db, dialect, order, query.type, limit, offset),
-        readCounter(db, dialect, counter),
-      ]);
-      return respond(rows, total, page);
+      if (plain) return plainPage(query.type, sort, page, facets);
+      const found = await matchedPage(filter, sort, page, facets);
+      if (found.meta.total > 0 || search === null || !(await similarAllowed(search))) return found;
+      const similar: SearchMatch = {
+        kind: 'similar',
+        text: search.terms.join(' '),
+        trigramSchema: (await trigramSchema())!,
+      };
+      // The threshold of pg_trgm's <% operator (the one its index answers) is a setting: lowered for these
+      // statements only, so that one wrong letter in a short word still matches.
+      const fallback = await withSimilarityThreshold(db, SIMILARITY, (trx) =>
+        matchedPage({ ...filter, match: similar }, sort, page, facets, trx),
+      );
+      fallback.meta.similar = true;
+      return fallback;
     },
 
     /** Resources you own yourself, in every status. */

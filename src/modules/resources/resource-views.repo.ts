@@ -1,11 +1,13 @@
 // Resources as the API shows them, each in one query: the row with its catalog names (catalog-refs.repo.ts) and
 // its owner (user or team, joined). The hot reads (by slug, by id, the default public list) are prepared once
 // per dialect (DESIGN §5).
+import { sql } from 'kysely';
 import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
-import { containsInsensitive } from '../../core/db/dialect.js';
 import { prepared } from '../../core/db/prepared.js';
 import type { DB, ResourceStatus, ResourceType } from '../../core/db/schema.js';
+import { matchCondition, relevance } from '../search/resource-match.js';
+import type { MatchPlan, SearchMatch } from '../search/resource-match.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -48,7 +50,7 @@ export function resourcesWithOwner(db: Executor) {
     );
 }
 
-function viewQuery(db: Executor) {
+export function viewQuery(db: Executor) {
   return resourcesWithOwner(db).select([
     'resources.id',
     'resources.name',
@@ -109,7 +111,14 @@ export interface ResourceFilter {
   visibility?: ((eb: ExpressionBuilder<DB, 'resources'>) => Expression<SqlBool>) | null;
   type?: ResourceType;
   owner?: { type: 'USER' | 'TEAM'; id: string };
-  search?: string;
+  /** A search: the resources its documents match (search/resource-match.ts). */
+  match?: SearchMatch;
+  /**
+   * SQLite's plan for a search or catalog filter: 'walk' a sort index and probe the matches (many matches), or
+   * 'gather' the matches (from the full-text index, the link tables) and sort them (few); counts always gather.
+   * Unset: the planner chooses (without statistics SQLite walks a status index, a whole-table walk).
+   */
+  plan?: MatchPlan;
   /** Already resolved to IDs; a resource matches when it has any of them. */
   tagIds?: string[];
   categoryIds?: string[];
@@ -123,21 +132,26 @@ export function resourceFilterCondition(
   filter: ResourceFilter,
 ): Expression<SqlBool> {
   const conditions: Array<Expression<SqlBool>> = [];
-  if (filter.status !== undefined) conditions.push(eb('resources.status', '=', filter.status));
+  // Gathering: the status must not lead SQLite into walking a sort index (a unary + keeps it off the index).
+  const gather = filter.plan === 'gather' && dialect === 'sqlite';
+  if (filter.status !== undefined) {
+    conditions.push(
+      gather
+        ? sql<SqlBool>`+resources.status = ${filter.status}`
+        : eb('resources.status', '=', filter.status),
+    );
+  }
   if (filter.visibility) conditions.push(filter.visibility(eb));
-  if (filter.type !== undefined) conditions.push(eb('resources.type', '=', filter.type));
+  if (filter.type !== undefined) {
+    conditions.push(
+      gather ? sql<SqlBool>`+resources.type = ${filter.type}` : eb('resources.type', '=', filter.type),
+    );
+  }
   if (filter.owner !== undefined) {
     conditions.push(eb('resources.owner_type', '=', filter.owner.type));
     conditions.push(eb('resources.owner_id', '=', filter.owner.id));
   }
-  if (filter.search !== undefined) {
-    conditions.push(
-      eb.or([
-        containsInsensitive(dialect, eb.ref('resources.name'), filter.search),
-        containsInsensitive(dialect, eb.ref('resources.short_description'), filter.search),
-      ]),
-    );
-  }
+  if (filter.match !== undefined) conditions.push(matchCondition(dialect, filter.match, filter.plan));
   if (filter.tagIds !== undefined) {
     const subquery = eb
       .selectFrom('resource_tag_links')
@@ -176,6 +190,29 @@ export function listResourceViews(
     )
     .orderBy(`resources.${order.column}`, order.direction)
     .orderBy('resources.id', order.direction)
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+/**
+ * A page of a search's matches by relevance (search/resource-match.ts), the id breaking ties. Every match is
+ * scored, so the cost grows with the number of matches.
+ */
+export function listByRelevance(
+  db: Executor,
+  dialect: DialectName,
+  filter: ResourceFilter & { match: SearchMatch },
+  limit: number,
+  offset: number,
+): Promise<ResourceViewRow[]> {
+  return viewQuery(db)
+    .innerJoin('resource_search as s', 's.resource_id', 'resources.id')
+    .where((eb) =>
+      resourceFilterCondition(eb as unknown as ExpressionBuilder<DB, 'resources'>, dialect, filter),
+    )
+    .orderBy(relevance(dialect, filter.match), 'desc')
+    .orderBy('resources.id', 'desc')
     .limit(limit)
     .offset(offset)
     .execute();

@@ -14,6 +14,7 @@ import {
   ref,
 } from '../../core/http/schemas.js';
 import { ModerationQueuePosition } from '../moderation/queue/queue.schemas.js';
+import { FACET_NAMES, FACET_VALUES } from '../search/resource-facets.js';
 
 export const RESOURCE_TYPES = [
   'MOD',
@@ -33,7 +34,7 @@ export const RESOURCE_STATUSES = [
   'SUSPENDED',
 ] as const satisfies readonly ResourceStatus[];
 
-export const RESOURCE_SORTS = ['downloads', 'likes', 'date', 'updated', 'name'] as const;
+export const RESOURCE_SORTS = ['downloads', 'likes', 'date', 'updated', 'name', 'relevance'] as const;
 export type ResourceSort = (typeof RESOURCE_SORTS)[number];
 
 export const OWNER_TYPES = ['USER', 'TEAM'] as const;
@@ -158,13 +159,79 @@ const filterList = (what: string) =>
     description: `${what}, repeated or comma-separated; a resource matches when it has any of them`,
   });
 
+const facetCounts = (what: string) =>
+  Type.Optional(
+    Type.Record(Type.String(), Type.Integer(), {
+      description: `${what} → number of matching resources (top ${FACET_VALUES} by count, then key; zeros absent)`,
+    }),
+  );
+
+export const ResourceCatalogueMeta = named(
+  'ResourceCatalogueMeta',
+  Type.Object({
+    total: Type.Integer({ description: 'Matching resources (a lower bound when totalExact is false)' }),
+    limit: Type.Integer(),
+    offset: Type.Integer(),
+    page: Type.Integer(),
+    totalExact: Type.Boolean({
+      description:
+        'false when counting every match would cost too much: searches and filter combinations stop counting ' +
+        'at 10,000 matches and `total` is then that lower bound. Without a search, the total of no filter, of ' +
+        'a type, and of one value of one catalog filter (with or without type) is always exact (kept counters)',
+    }),
+    facets: Type.Optional(
+      Type.Object(
+        {
+          type: facetCounts('Resource type'),
+          tags: facetCounts('Tag slug'),
+          categories: facetCounts(
+            'Category slug (slugs are unique per type: without a type filter, equal slugs of two types add up)',
+          ),
+          gameVersions: facetCounts('Game version name'),
+        },
+        {
+          description:
+            'With `facets`: counts over every resource the search and all filters match (a facet is narrowed ' +
+            'by its own filter too, as Meilisearch does), not over the page. A map: key order is not significant',
+        },
+      ),
+    ),
+    facetsExact: Type.Optional(
+      Type.Boolean({
+        description:
+          'With `facets`: false when more than 10,000 resources match a search or catalog filter; the counts ' +
+          'then cover the first 10,000 matches only. Without a search or catalog filter facets are always exact',
+      }),
+    ),
+    similar: Type.Optional(
+      Type.Boolean({
+        description:
+          'true when the search found nothing and these are resources with a similar name instead (typo ' +
+          'tolerance; PostgreSQL only)',
+      }),
+    ),
+  }),
+);
+
+export const ResourceCatalogue = Type.Object({
+  resources: Type.Array(ref(ResourceListItem)),
+  total: Type.Integer(),
+  meta: ref(ResourceCatalogueMeta),
+});
+
 export const ResourceListQuery = Type.Object({
   ...PageQuery.properties,
   type: Type.Optional(ResourceTypeName),
   search: Type.Optional(
     Type.String({
       maxLength: 100,
-      description: 'Case-insensitive part of the name or short description; % and _ match literally',
+      description:
+        'Full-text search of APPROVED resources: every word must occur in the name, tags, categories, short ' +
+        'description, description (markdown stripped) or owner names; the last word also matches as the start ' +
+        'of a word unless the search ends with a space or punctuation (type-ahead). Case and diacritics are ' +
+        'ignored ("cafe" finds "Café"); only letters and digits count, so a search with none is no search. ' +
+        'At most 8 words are used. On PostgreSQL a search of one or two words that finds nothing falls back ' +
+        'to names similar to it (trigram similarity, `meta.similar`); SQLite has no typo tolerance',
     }),
   ),
   tags: Type.Optional(filterList('Resource tag slugs or IDs')),
@@ -172,7 +239,23 @@ export const ResourceListQuery = Type.Object({
   versions: Type.Optional(filterList('Game version names (e.g. 1.2)')),
   sortBy: Type.Optional(
     StringEnum(RESOURCE_SORTS, {
-      description: 'downloads, likes, date (created), updated: highest/newest first; name: A→Z. Default date',
+      description:
+        'downloads, likes, date (created), updated: highest/newest first; name: A→Z. Default date, with a ' +
+        'search too. relevance (an extension): with a search, text score × popularity, best first, then ' +
+        'newest id. Text score: per search word, the weight of the best field it occurs in — name 27, tags / ' +
+        'categories / short description 9, description 3, owner names 1 — summed over the words. Popularity: ' +
+        '1 + min(ln(1 + downloads) + 2·ln(1 + likes), 30) / 16, between 1 and 2.875: it reorders near-ties but, ' +
+        'being under 3, never lifts a match in a lower field above one in a higher field. For a typo-tolerant ' +
+        'fallback (meta.similar) the text score is the trigram word similarity of the name. Without a search ' +
+        'relevance is the same order as downloads',
+    }),
+  ),
+  facets: Type.Optional(
+    Type.Array(StringEnum(FACET_NAMES), {
+      maxItems: 4,
+      description:
+        'Facet counts to add as `meta.facets`: type, tags, categories, gameVersions (repeated or ' +
+        'comma-separated); anything else is a 400',
     }),
   ),
 });

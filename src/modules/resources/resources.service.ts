@@ -15,10 +15,11 @@ import type { MediaUrls } from '../../core/media-urls.js';
 import type { Storage } from '../../core/storage/storage.js';
 import type { DescriptionImagesService } from '../description-images/description-images.service.js';
 import { findTeamById } from '../teams/teams.repo.js';
-import { refreshCatalogRefs } from './catalog-refs.repo.js';
 import * as links from './resource-links.repo.js';
 import type { CatalogSelection } from './resource-links.repo.js';
 import { insertEvent } from './moderation/moderation.repo.js';
+import { refreshDerived } from './refresh-derived.js';
+import { refreshResourceSearch } from '../search/resource-documents.js';
 import { recordResourceCreated, recordResourceUpdated, sameIds } from './resource-events.js';
 import type { ResourceField } from './resource-events.js';
 import { findResourceView } from './resource-views.repo.js';
@@ -223,7 +224,8 @@ export function createResourcesService(deps: {
         await db.transaction().execute(async (trx) => {
           await repo.insertResource(trx, row);
           await links.replaceLinks(trx, row, NO_LINKS, selection);
-          await refreshCatalogRefs(trx, [row.id]);
+          // A PENDING resource has no search document; the call keeps that true whatever status creation sets.
+          await refreshDerived(trx, dialect, [row.id]);
           await repo.moveStatusCounters(trx, row.type, null, row.status);
           // The team may have been deleted since the check above; its counter decides.
           if (ownerType === 'TEAM' && !(await repo.moveTeamResourceCount(trx, ownerId, 1))) {
@@ -270,7 +272,6 @@ export function createResourcesService(deps: {
             if (next !== undefined && !sameIds(stored[input], next)) changed.push(field);
           }
           await links.replaceLinks(trx, head, stored, selection);
-          await refreshCatalogRefs(trx, [id]);
         }
         const resubmitted = await repo.moveStatus(trx, id, 'REJECTED', 'PENDING');
         if (resubmitted) {
@@ -286,6 +287,12 @@ export function createResourcesService(deps: {
             moderator_id: null,
             created_at: changes.updated_at,
           });
+        }
+        // Catalog names and the search document follow what changed (a resubmission leaves no document: PENDING).
+        if (Object.keys(selection).length > 0) {
+          await refreshDerived(trx, dialect, [id]);
+        } else if (changed.length > 0) {
+          await refreshResourceSearch(trx, dialect, [id]);
         }
         await repo.bumpCatalogueVersion(trx);
         if (patch.description !== undefined) {

@@ -6,6 +6,7 @@ import type { DialectName } from '../../core/db/database.js';
 import type { DB, ResourceSearchTable } from '../../core/db/schema.js';
 import { parseCatalogRefs } from '../resources/catalog-refs.repo.js';
 import { resourcesWithOwner } from '../resources/resource-views.repo.js';
+import { facetKeys } from './resource-facet-keys.js';
 import { indexText, MAX_BODY_WORDS, stripMarkdown } from './text.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
@@ -14,6 +15,7 @@ type Executor = Kysely<DB> | Transaction<DB>;
 export interface ResourceSource {
   id: string;
   status: string;
+  type: string;
   name: string;
   short_description: string;
   description: string;
@@ -39,6 +41,7 @@ export function resourceDocument(source: ResourceSource): ResourceDocument {
     keywords_text: indexText(keywords.join(' ')),
     body_text: indexText(stripMarkdown(source.description), MAX_BODY_WORDS),
     owner_text: indexText(owner.filter((part) => part !== null).join(' ')),
+    facet_keys: facetKeys(source.type, refs),
   };
 }
 
@@ -47,6 +50,7 @@ export function selectResourceSources(db: Executor) {
   return resourcesWithOwner(db).select([
     'resources.id',
     'resources.status',
+    'resources.type',
     'resources.name',
     'resources.short_description',
     'resources.description',
@@ -76,6 +80,7 @@ export async function writeResourceDocuments(
           keywords_text: eb.ref('excluded.keywords_text'),
           body_text: eb.ref('excluded.body_text'),
           owner_text: eb.ref('excluded.owner_text'),
+          facet_keys: eb.ref('excluded.facet_keys'),
         })),
       )
       .execute();

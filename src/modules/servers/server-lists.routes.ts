@@ -31,9 +31,10 @@ export async function serverListsRoutes(
         tags,
         summary: 'The server directory: APPROVED servers, filtered and sorted (rank by default)',
         description:
-          'search matches the name or short description case-insensitively; categories and tags each keep ' +
-          'servers that have at least one of the given ids (both lists must match when both are given). ' +
-          'Without filters `total` is the number of APPROVED servers from a maintained counter. Pages are ' +
+          'search is a full-text search (see the parameter); categories and tags each keep servers that have ' +
+          'at least one of the given ids (both lists must match when both are given); facets=tags,categories ' +
+          'adds meta.facets. `total` is exact: without filters the number of APPROVED servers from a ' +
+          'maintained counter, with filters the number of matches, never a count of the whole table. Pages are ' +
           'cached for up to 5 seconds: moderation, edits and rank changes show at once, live player counts ' +
           'and owner names within those 5 seconds.',
         operationId: 'listServers',
@@ -45,8 +46,9 @@ export async function serverListsRoutes(
       const { limit = 20, offset = 0, ...filter } = request.query;
       const query = { ...filter, limit, offset };
       const page = await directory.page(directoryKey(query), async () => {
-        const { servers, total } = await lists.list(query);
-        return renderWith(reply, { servers, total, meta: { total, limit, offset } });
+        const { servers, total, facets } = await lists.list(query);
+        const meta = { total, limit, offset, ...(facets !== undefined ? { facets } : {}) };
+        return renderWith(reply, { servers, total, meta });
       });
       return sendRendered(reply, page);
     },

@@ -7,13 +7,16 @@ import type { DialectName } from '../../core/db/database.js';
 import type { DB } from '../../core/db/schema.js';
 import { notFound } from '../../core/http/errors.js';
 import type { MediaUrls } from '../../core/media-urls.js';
+import { parseSearch } from '../search/text.js';
 import {
   countApprovedServers,
   isUnfiltered,
   listApprovedServers,
-  listServersOfOwner,
-} from './server-reads.repo.js';
-import type { ServerFilter, ServerSort } from './server-reads.repo.js';
+  serverFacets,
+} from './server-directory.repo.js';
+import type { ServerFacet, ServerFilter } from './server-directory.repo.js';
+import { listServersOfOwner } from './server-reads.repo.js';
+import type { ServerSort } from './server-reads.repo.js';
 import { toServerListItem, toServerSummary } from './servers.mapper.js';
 import { findUserStanding, readApprovedTotal, readDirectoryVersion, teamExists } from './servers.repo.js';
 
@@ -22,6 +25,7 @@ export interface ServerListRequest {
   categories?: string[];
   tags?: string[];
   sort?: ServerSort;
+  facets?: ServerFacet[];
   limit: number;
   offset: number;
 }
@@ -49,21 +53,27 @@ export function createServerListsService(deps: {
 
     /**
      * GET /servers. Without filters `total` is the maintained count of APPROVED servers; with filters it is
-     * the number of matching servers (a count over indexed columns).
+     * the number of matching servers, counted in time proportional to the matches (server-directory.repo.ts).
      */
     async list(request: ServerListRequest) {
-      const search = request.search?.trim();
+      const search = parseSearch(request.search ?? '');
       const filter: ServerFilter = {
-        ...(search !== undefined && search !== '' ? { search } : {}),
+        ...(search !== null ? { search } : {}),
         categoryIds: request.categories ?? [],
         tagIds: request.tags ?? [],
       };
       const sort = request.sort ?? 'rank';
-      const [rows, total] = await Promise.all([
+      const facetNames = [...new Set(request.facets ?? [])];
+      const [rows, total, facets] = await Promise.all([
         listApprovedServers(db, dialect, filter, sort, request.limit, request.offset),
         isUnfiltered(filter) ? readApprovedTotal(db) : countApprovedServers(db, dialect, filter),
+        facetNames.length === 0 ? undefined : serverFacets(db, dialect, filter, facetNames),
       ]);
-      return { servers: rows.map((row) => toServerListItem(row, urls)), total };
+      return {
+        servers: rows.map((row) => toServerListItem(row, urls)),
+        total,
+        ...(facets !== undefined ? { facets } : {}),
+      };
     },
 
     /** A user's own servers (not their teams'): all of them for the user and moderators, APPROVED for others. */

@@ -1,13 +1,14 @@
 // Server reads that the API shows: each server with its owner (joined), tags and categories (aggregated as JSON)
-// in one query, whatever the number of servers. The default public list and the read by slug are prepared once.
-import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
+// in one query, whatever the number of servers. The read by slug is prepared once; the directory's filtered and
+// searched pages are in server-directory.repo.ts.
+import type { Kysely, Transaction } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
-import { containsInsensitive, jsonArrayFrom } from '../../core/db/dialect.js';
+import { jsonArrayFrom } from '../../core/db/dialect.js';
 import { prepared } from '../../core/db/prepared.js';
 import type { DB, ServerStatus } from '../../core/db/schema.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
-export type ServerSort = 'rank' | 'players' | 'newest' | 'votes';
+export type ServerSort = 'rank' | 'players' | 'newest' | 'votes' | 'relevance';
 
 export interface CatalogRefJson {
   id: string;
@@ -87,7 +88,7 @@ const CARD_COLUMNS = [
   'owner_team.logo_key as team_logo_key',
 ] as const;
 
-function cards(db: Executor, dialect: DialectName) {
+export function cards(db: Executor, dialect: DialectName) {
   return db
     .selectFrom('servers')
     .leftJoin('users as owner_user', (join) =>
@@ -132,10 +133,10 @@ function details(db: Executor, dialect: DialectName) {
   ]);
 }
 
-type CardQuery = ReturnType<typeof cards>;
+export type CardQuery = ReturnType<typeof cards>;
 
 /** Every sort ends in a unique key, so pages never overlap or skip; each matches one index of 0005_servers. */
-function sorted(query: CardQuery, sort: ServerSort): CardQuery {
+export function sorted(query: CardQuery, sort: Exclude<ServerSort, 'relevance'>): CardQuery {
   switch (sort) {
     case 'rank':
       return query.orderBy('servers.rank', (ob) => ob.asc().nullsLast()).orderBy('servers.id');
@@ -150,103 +151,6 @@ function sorted(query: CardQuery, sort: ServerSort): CardQuery {
     case 'votes':
       return query.orderBy('servers.vote_count', 'desc').orderBy('servers.created_at').orderBy('servers.id');
   }
-}
-
-const approvedPage = (sort: ServerSort) =>
-  prepared<ServerCardRow, [number, number]>(2, (db, dialect, limit, offset) =>
-    sorted(cards(db, dialect).where('servers.status', '=', 'APPROVED'), sort)
-      // prepared() swaps these placeholders for the numbers at run time.
-      .limit(limit as unknown as number)
-      .offset(offset as unknown as number),
-  );
-
-const APPROVED_PAGES: Record<ServerSort, ReturnType<typeof approvedPage>> = {
-  rank: approvedPage('rank'),
-  players: approvedPage('players'),
-  newest: approvedPage('newest'),
-  votes: approvedPage('votes'),
-};
-
-export interface ServerFilter {
-  search?: string;
-  categoryIds?: readonly string[];
-  tagIds?: readonly string[];
-}
-
-export const isUnfiltered = (filter: ServerFilter): boolean =>
-  filter.search === undefined &&
-  (filter.categoryIds ?? []).length === 0 &&
-  (filter.tagIds ?? []).length === 0;
-
-/** Conditions on `servers` for a filter: name/short description search, any of the categories, any of the tags. */
-function filterConditions(dialect: DialectName, filter: ServerFilter) {
-  return (eb: ExpressionBuilder<DB, 'servers'>): Expression<SqlBool> => {
-    const conditions: Expression<SqlBool>[] = [eb('servers.status', '=', 'APPROVED')];
-    if (filter.search !== undefined) {
-      const needle = filter.search;
-      conditions.push(
-        eb.or([
-          containsInsensitive(dialect, eb.ref('servers.name'), needle),
-          containsInsensitive(dialect, eb.ref('servers.short_description'), needle),
-        ]),
-      );
-    }
-    const categoryIds = filter.categoryIds ?? [];
-    if (categoryIds.length > 0) {
-      conditions.push(
-        eb.exists(
-          eb
-            .selectFrom('server_category_links')
-            .select('server_category_links.server_id')
-            .whereRef('server_category_links.server_id', '=', 'servers.id')
-            .where('server_category_links.category_id', 'in', categoryIds),
-        ),
-      );
-    }
-    const tagIds = filter.tagIds ?? [];
-    if (tagIds.length > 0) {
-      conditions.push(
-        eb.exists(
-          eb
-            .selectFrom('server_tag_links')
-            .select('server_tag_links.server_id')
-            .whereRef('server_tag_links.server_id', '=', 'servers.id')
-            .where('server_tag_links.tag_id', 'in', tagIds),
-        ),
-      );
-    }
-    return eb.and(conditions);
-  };
-}
-
-/** A page of APPROVED servers, filtered and sorted. */
-export async function listApprovedServers(
-  db: Kysely<DB>,
-  dialect: DialectName,
-  filter: ServerFilter,
-  sort: ServerSort,
-  limit: number,
-  offset: number,
-): Promise<ServerCardRow[]> {
-  if (isUnfiltered(filter)) return APPROVED_PAGES[sort](db, dialect, limit, offset);
-  return sorted(cards(db, dialect).where(filterConditions(dialect, filter)), sort)
-    .limit(limit)
-    .offset(offset)
-    .execute();
-}
-
-/** The number of APPROVED servers matching a filter (only asked for filtered lists). */
-export async function countApprovedServers(
-  db: Executor,
-  dialect: DialectName,
-  filter: ServerFilter,
-): Promise<number> {
-  const row = await db
-    .selectFrom('servers')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where(filterConditions(dialect, filter))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
 }
 
 const detailBySlug = prepared<ServerDetailRow, [string]>(1, (db, dialect, slug) =>

@@ -23,7 +23,8 @@ export const ServerStatusName = StringEnum(SERVER_STATUSES, {
 });
 export const OWNER_TYPES = ['USER', 'TEAM'] as const;
 export const OwnerTypeName = StringEnum(OWNER_TYPES);
-export const SERVER_SORTS = ['rank', 'players', 'newest', 'votes'] as const;
+export const SERVER_SORTS = ['rank', 'players', 'newest', 'votes', 'relevance'] as const;
+export const SERVER_FACET_NAMES = ['tags', 'categories'] as const;
 
 export const DEFAULT_SERVER_PORT = 5520;
 export const MAX_SERVER_TAGS = 10;
@@ -136,10 +137,30 @@ export const Server = named(
   }),
 );
 
+const FacetCounts = Type.Record(Type.String(), Type.Integer(), {
+  description: 'Value (slug) → number of matching servers; the top 50 by count, then slug; zeros absent',
+});
+
 export const ServerList = Type.Object({
   servers: Type.Array(ref(ServerListItem)),
-  total: Type.Integer(),
-  meta: ref(PageMeta),
+  total: Type.Integer({
+    description:
+      'Exact: the maintained count of APPROVED servers without filters; with a search the full-text match ' +
+      'count, with one tag or category alone its maintained usage count, otherwise a count of the matches',
+  }),
+  meta: Type.Object({
+    ...PageMeta.properties,
+    facets: Type.Optional(
+      Type.Object(
+        { tags: Type.Optional(FacetCounts), categories: Type.Optional(FacetCounts) },
+        {
+          description:
+            'Present when `facets` is asked: for each asked facet, the counts over every server matching the ' +
+            "search and all filters (the facet's own filter included, as Meilisearch does), not just this page",
+        },
+      ),
+    ),
+  }),
 });
 
 export const ServerSummaryList = Type.Object({ servers: Type.Array(ref(ServerSummary)) });
@@ -149,7 +170,11 @@ export const ServerListQuery = Type.Object({
   search: Type.Optional(
     Type.String({
       maxLength: 100,
-      description: 'Case-insensitive part of the name or short description; empty means no filter',
+      description:
+        'Full-text search: every word must match the name, tag or category names, short description, ' +
+        'description or owner name; the last word matches as a prefix unless the search ends with a space or ' +
+        'punctuation (type-ahead); case and diacritics are ignored. No word (empty, punctuation only) means no ' +
+        'search. Order stays `sort` (rank by default); `sort=relevance` orders by relevance',
     }),
   ),
   categories: Type.Optional(
@@ -170,7 +195,18 @@ export const ServerListQuery = Type.Object({
         'rank (default): by rank, where ' +
         `${rankExplanation(DEFAULT_RANK_WEIGHTS)} The weights shown are the defaults; the ones this ` +
         'deployment uses are in GET /servers/{id}/rank. players: by online players now, then oldest; ' +
-        'newest: newest first; votes: by votes this month, then oldest',
+        'newest: newest first; votes: by votes this month, then oldest; relevance (extension, with a search): ' +
+        'by relevance tier — the exact name, then all words in the name, then in the name, tags, categories ' +
+        'and short description, then also the description, then anywhere (owner name) — then by rank; ' +
+        'without a search, relevance is the rank order',
+    }),
+  ),
+  facets: Type.Optional(
+    Type.Array(StringEnum(SERVER_FACET_NAMES), {
+      maxItems: 50,
+      description:
+        'Facets to count (extension; repeat or comma-separate): tags, categories → meta.facets. Another ' +
+        'name is a 400',
     }),
   ),
 });

@@ -16,6 +16,7 @@ import { replaceStoredImage } from '../../core/images-store.js';
 import type { MediaUrls } from '../../core/media-urls.js';
 import type { Storage } from '../../core/storage/storage.js';
 import type { DescriptionImagesService } from '../description-images/description-images.service.js';
+import { refreshServerSearch } from '../search/server-documents.js';
 import { deleteLinksOfOwner } from '../social-links/social-links.repo.js';
 import * as links from './catalogs/catalog-links.repo.js';
 import type { CatalogKind } from './catalogs/catalog-links.repo.js';
@@ -262,6 +263,7 @@ export function createServersService(deps: {
             throw notFound('Team');
           }
           await descriptionImages.markUsed('SERVER', row.id, row.description ?? '', trx);
+          await refreshServerSearch(trx, [row.id]);
           await recordServerEvent(trx, 'server.created', {
             at: now,
             actorId: actor.userId,
@@ -335,6 +337,7 @@ export function createServersService(deps: {
         if (changes.description !== undefined) {
           await descriptionImages.markUsed('SERVER', serverId, changes.description ?? '', trx);
         }
+        await refreshServerSearch(trx, [serverId]);
         await repo.bumpDirectoryVersion(trx);
         const after = { ...server, ...changes, status };
         await recordServerEvent(trx, 'server.updated', {
@@ -363,6 +366,7 @@ export function createServersService(deps: {
         // Social links serve several owner kinds, so they have no foreign key to cascade from.
         await deleteLinksOfOwner(trx, 'SERVER', serverId);
         await repo.deleteServerRow(trx, serverId);
+        await refreshServerSearch(trx, [serverId]);
         if (row.owner_type === 'TEAM') await repo.moveTeamServerCount(trx, row.owner_id, -1);
         await repo.bumpDirectoryVersion(trx);
         // One event for the server; its links, history and images go with it and record none of their own.

@@ -11,6 +11,7 @@ import type { DialectName } from '../../core/db/database.js';
 import { lockForUpdate } from '../../core/db/dialect.js';
 import type { DB } from '../../core/db/schema.js';
 import { conflict, forbidden, notFound } from '../../core/http/errors.js';
+import { refreshServerSearch } from '../search/server-documents.js';
 import { recordServerEvent } from './server-events.js';
 import * as repo from './servers.repo.js';
 import { changedMeanwhile, serverLockKey } from './servers.service.js';
@@ -64,6 +65,8 @@ export function createServerTransfer(deps: {
         if (target.ownerType === 'TEAM' && !(await repo.moveTeamServerCount(trx, target.newOwnerId, 1))) {
           throw notFound('Team');
         }
+        // The owner's names are part of the server's search document.
+        await refreshServerSearch(trx, [serverId]);
         await repo.bumpDirectoryVersion(trx);
         await recordServerEvent(trx, 'server.transferred', {
           at,

@@ -1,8 +1,11 @@
-import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { sql } from 'kysely';
+import type { Insertable, Kysely, Selectable, SqlBool, Transaction, Updateable } from 'kysely';
 import { swapImageKey } from '../../core/db/image-columns.js';
 import { moveCounter, readCounterSum } from '../../core/db/counters.js';
 import type { DialectName } from '../../core/db/database.js';
-import { containsInsensitive } from '../../core/db/dialect.js';
+import { countMatches, documentMatches, queryText, relevanceTier } from '../search/directory-match.js';
+import { TEAM_INDEX } from '../search/team-documents.js';
+import type { SearchQuery } from '../search/text.js';
 import type { DB, TeamsTable } from '../../core/db/schema.js';
 
 export type TeamRow = Selectable<TeamsTable>;
@@ -85,31 +88,49 @@ export async function moveOwner(
   return Number(result.numUpdatedRows) > 0;
 }
 
-export function listTeams(
+export function listTeams(db: Executor, limit: number, offset: number): Promise<TeamRow[]> {
+  return db
+    .selectFrom('teams')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+/**
+ * Teams matching a full-text search (every word, the last as a prefix), by relevance tier (search/directory-match
+ * .ts: the exact name, all words in the name, in the name and slug, anywhere incl. the description), then the
+ * most members, then id.
+ */
+export function searchTeams(
   db: Executor,
   dialect: DialectName,
-  search: string | undefined,
+  search: SearchQuery,
   limit: number,
   offset: number,
 ): Promise<TeamRow[]> {
-  let query = db.selectFrom('teams').selectAll();
-  if (search !== undefined) query = query.where((eb) => containsInsensitive(dialect, eb.ref('name'), search));
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+  const exact = sql<SqlBool>`${sql.ref('team_search.name_text')} = ${queryText(search)}`;
+  return db
+    .selectFrom('team_search')
+    .innerJoin('teams', 'teams.id', 'team_search.team_id')
+    .selectAll('teams')
+    .where(documentMatches(dialect, TEAM_INDEX, 'team_search', search))
+    .orderBy(relevanceTier(dialect, TEAM_INDEX, 'team_search', search, exact))
+    .orderBy('teams.member_count', 'desc')
+    .orderBy('teams.id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }
 
-/** A filtered count: only used with a search, where the matching set is what the caller asked about. */
-export async function countTeamsMatching(
+/** The number of teams matching a search: the full-text match count (every team has a document). */
+export const countTeamsMatching = (
   db: Executor,
   dialect: DialectName,
-  search: string,
-): Promise<number> {
-  const row = await db
-    .selectFrom('teams')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where((eb) => containsInsensitive(dialect, eb.ref('name'), search))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
+  search: SearchQuery,
+): Promise<number> => countMatches(db, dialect, TEAM_INDEX, search);
 
 /** All teams, from the maintained counter (DESIGN §5: no whole-table count per request). */
 export async function readTeamTotal(db: Executor): Promise<number> {

@@ -39,10 +39,11 @@ export async function teamsRoutes(
     {
       schema: {
         tags,
-        summary: 'List teams, newest first; search matches the name case-insensitively',
+        summary: 'List teams, newest first; with a search, by relevance',
         description:
           'Without a search, `total` is the number of all teams, read from a counter kept in step with ' +
-          'creations and deletions; with a search it is the number of matching teams.',
+          'creations and deletions; with a search it is the exact number of matching teams (the full-text ' +
+          'match count).',
         operationId: 'listTeams',
         querystring: TeamListQuery,
         response: { 200: TeamList, ...errors(400) },

@@ -83,7 +83,11 @@ export const TeamListQuery = Type.Object({
   search: Type.Optional(
     Type.String({
       maxLength: 100,
-      description: 'Case-insensitive part of the team name; empty means no filter',
+      description:
+        'Full-text search of the name, the slug and the description: every word must match, the last one as ' +
+        'a prefix unless the search ends with a space or punctuation; case and diacritics are ignored. ' +
+        'Results by relevance (the exact name, then all words in the name, in the name and slug, anywhere), ' +
+        'then most members. No word (empty, punctuation only) means no search',
     }),
   ),
 });

@@ -12,6 +12,9 @@ import { newId } from '../../core/ids.js';
 import { replaceStoredImage } from '../../core/images-store.js';
 import type { MediaUrls } from '../../core/media-urls.js';
 import type { Storage } from '../../core/storage/storage.js';
+import { refreshDocumentsOfOwner } from '../search/owner-documents.js';
+import { refreshTeamSearch } from '../search/team-documents.js';
+import { parseSearch } from '../search/text.js';
 import { toSocialLink } from '../social-links/social-links.mapper.js';
 import { deleteLinksOfOwner, listLinks } from '../social-links/social-links.repo.js';
 import { toTeamMembers } from './members/members.mapper.js';
@@ -102,11 +105,14 @@ export function createTeamsService(deps: {
     requireTeam,
     requireManageable,
 
+    /** Newest first; with a search (full text), by relevance (teams.repo.ts searchTeams). */
     async list(search: string | undefined, limit: number, offset: number) {
-      const needle = search?.trim() === '' ? undefined : search?.trim();
+      const query = parseSearch(search ?? '');
       const [rows, total] = await Promise.all([
-        repo.listTeams(db, dialect, needle, limit, offset),
-        needle === undefined ? repo.readTeamTotal(db) : repo.countTeamsMatching(db, dialect, needle),
+        query === null
+          ? repo.listTeams(db, limit, offset)
+          : repo.searchTeams(db, dialect, query, limit, offset),
+        query === null ? repo.readTeamTotal(db) : repo.countTeamsMatching(db, dialect, query),
       ]);
       return { teams: rows.map((row) => toTeamListItem(row, urls)), total };
     },
@@ -143,6 +149,7 @@ export function createTeamsService(deps: {
           await repo.insertTeam(trx, row);
           await insertMember(trx, { team_id: row.id, user_id: actor.userId, role: 'OWNER', created_at: now });
           await repo.moveTeamTotal(trx, 1);
+          await refreshTeamSearch(trx, [row.id]);
           await recordTeamEvent(trx, 'team.member_added', {
             at: now,
             actorId: actor.userId,
@@ -166,7 +173,14 @@ export function createTeamsService(deps: {
       };
       if (Object.keys(changes).length === 0) return view(team);
       const updated = { ...changes, updated_at: clock.now().toISOString() };
-      if (!(await repo.updateTeam(db, teamId, updated))) throw notFound('Team');
+      await db.transaction().execute(async (trx) => {
+        if (!(await repo.updateTeam(trx, teamId, updated))) throw notFound('Team');
+        await refreshTeamSearch(trx, [teamId]);
+        // The team's name is in the search documents of what it owns.
+        if (changes.name !== undefined && changes.name !== team.name) {
+          await refreshDocumentsOfOwner(trx, dialect, 'TEAM', teamId);
+        }
+      });
       return view({ ...team, ...updated });
     },
 
@@ -196,6 +210,7 @@ export function createTeamsService(deps: {
         // Social links are shared by several owner kinds, so they have no foreign key to cascade from.
         await deleteLinksOfOwner(trx, 'TEAM', teamId);
         await repo.moveTeamTotal(trx, -1);
+        await refreshTeamSearch(trx, [teamId]);
       });
       // The team is gone whatever happens next: an object that fails to delete is only an orphan, not an error
       // worth reporting for a delete that succeeded.

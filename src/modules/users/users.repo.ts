@@ -1,9 +1,12 @@
+import { sql } from 'kysely';
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import { swapImageKey } from '../../core/db/image-columns.js';
 import type { DialectName } from '../../core/db/database.js';
-import { containsInsensitive, jsonArrayFrom } from '../../core/db/dialect.js';
+import { jsonArrayFrom } from '../../core/db/dialect.js';
 import { prepared } from '../../core/db/prepared.js';
 import type { DB, Role, UsersTable, UserStatus } from '../../core/db/schema.js';
+import type { BadgesColumn } from './badge-reader.js';
+import { adminSearchIds } from './user-search.repo.js';
 
 export type UserRow = Selectable<UsersTable>;
 type Executor = Kysely<DB> | Transaction<DB>;
@@ -46,29 +49,6 @@ export const swapUserImage = (
   at: string,
 ): Promise<boolean> => swapImageKey(db, 'users', id, column, expected, next, at);
 
-/** Username or display name contains q (case-insensitive, wildcards literal); most-followed first. */
-export function searchUsers(
-  db: Executor,
-  dialect: DialectName,
-  q: string,
-  limit: number,
-): Promise<UserRow[]> {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('status', '!=', 'BANNED')
-    .where((eb) =>
-      eb.or([
-        containsInsensitive(dialect, eb.ref('username'), q),
-        containsInsensitive(dialect, eb.ref('display_name'), q),
-      ]),
-    )
-    .orderBy('follower_count', 'desc')
-    .orderBy('username_key')
-    .limit(limit)
-    .execute();
-}
-
 export interface AdminUserFilter {
   search?: string;
   role?: Role;
@@ -79,16 +59,9 @@ function filtered(db: Executor, dialect: DialectName, filter: AdminUserFilter) {
   let query = db.selectFrom('users');
   if (filter.role !== undefined) query = query.where('role', '=', filter.role);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-  if (filter.search !== undefined) {
-    const needle = filter.search;
-    query = query.where((eb) =>
-      eb.or([
-        containsInsensitive(dialect, eb.ref('username'), needle),
-        containsInsensitive(dialect, eb.ref('email'), needle),
-        containsInsensitive(dialect, eb.ref('display_name'), needle),
-      ]),
-    );
-  }
+  // Full text on username and display name, or an email prefix (user-search.repo.ts).
+  if (filter.search !== undefined)
+    query = query.where('id', 'in', adminSearchIds(db, dialect, filter.search));
   return query;
 }
 
@@ -127,11 +100,23 @@ export interface ProfileLinkJson {
   position: number;
 }
 
-export type ProfileRow = UserRow & { social_links: unknown; is_following: number | boolean };
+export type ProfileRow = UserRow & {
+  social_links: unknown;
+  is_following: number | boolean;
+  /** The badges column (badge-reader.ts): read with the reader's parse. */
+  badges: unknown;
+};
+
+/** The private profile's row: the user and their badges column. */
+export type PrivateProfileRow = UserRow & { badges: unknown };
+
+/** Without a badges reader (tests of the bare query): the column is null. */
+const noBadgesColumn: BadgesColumn = () => sql`null`;
 
 function profileQuery(
   db: Executor,
   dialect: DialectName,
+  badges: BadgesColumn,
   by: 'id' | 'username_key',
   viewer: boolean,
   ...args: string[]
@@ -161,42 +146,80 @@ function profileQuery(
             )
             .as('is_following')
         : eb.lit(false).as('is_following'),
+      badges(dialect, eb).as('badges'),
     ])
     .where(`users.${by}`, '=', key);
 }
 
-const profileQueries = {
-  id: prepared<ProfileRow, [string]>(1, (db, dialect, key) => profileQuery(db, dialect, 'id', false, key!)),
-  idAsViewer: prepared<ProfileRow, [string, string]>(2, (db, dialect, ...args) =>
-    profileQuery(db, dialect, 'id', true, ...args),
-  ),
-  username: prepared<ProfileRow, [string]>(1, (db, dialect, key) =>
-    profileQuery(db, dialect, 'username_key', false, key!),
-  ),
-  usernameAsViewer: prepared<ProfileRow, [string, string]>(2, (db, dialect, ...args) =>
-    profileQuery(db, dialect, 'username_key', true, ...args),
-  ),
-};
+/** The profile reads of one badges column, each prepared once per dialect. */
+function profileQueriesFor(badges: BadgesColumn) {
+  return {
+    id: prepared<ProfileRow, [string]>(1, (db, dialect, key) =>
+      profileQuery(db, dialect, badges, 'id', false, key!),
+    ),
+    idAsViewer: prepared<ProfileRow, [string, string]>(2, (db, dialect, ...args) =>
+      profileQuery(db, dialect, badges, 'id', true, ...args),
+    ),
+    username: prepared<ProfileRow, [string]>(1, (db, dialect, key) =>
+      profileQuery(db, dialect, badges, 'username_key', false, key!),
+    ),
+    usernameAsViewer: prepared<ProfileRow, [string, string]>(2, (db, dialect, ...args) =>
+      profileQuery(db, dialect, badges, 'username_key', true, ...args),
+    ),
+    private: prepared<PrivateProfileRow, [string]>(1, (db, dialect, id) =>
+      db
+        .selectFrom('users')
+        .selectAll('users')
+        .select((eb) => badges(dialect, eb).as('badges'))
+        .where('users.id', '=', id!),
+    ),
+  };
+}
+
+/** One set of prepared queries per badges column (in practice: one per process). */
+const queriesByColumn = new WeakMap<BadgesColumn, ReturnType<typeof profileQueriesFor>>();
+
+function profileQueries(badges: BadgesColumn) {
+  let queries = queriesByColumn.get(badges);
+  if (queries === undefined) {
+    queries = profileQueriesFor(badges);
+    queriesByColumn.set(badges, queries);
+  }
+  return queries;
+}
 
 /**
- * A public profile in one query: the user, their ordered social links (as a JSON array) and whether the viewer
- * follows them. The profile is the hottest read of the users area, so the query is prepared once.
+ * A public profile in one query: the user, their ordered social links (as a JSON array), their badges (the
+ * reader's column) and whether the viewer follows them. The profile is the hottest read of the users area, so
+ * the query is prepared once.
  */
 export async function findProfileRow(
   db: Kysely<DB>,
   dialect: DialectName,
   by: { id: string } | { username: string },
   viewerId: string | undefined,
+  badges: BadgesColumn = noBadgesColumn,
 ): Promise<ProfileRow | undefined> {
+  const queries = profileQueries(badges);
   const rows =
     'id' in by
       ? viewerId === undefined
-        ? await profileQueries.id(db, dialect, by.id)
-        : await profileQueries.idAsViewer(db, dialect, by.id, viewerId)
+        ? await queries.id(db, dialect, by.id)
+        : await queries.idAsViewer(db, dialect, by.id, viewerId)
       : viewerId === undefined
-        ? await profileQueries.username(db, dialect, by.username.toLowerCase())
-        : await profileQueries.usernameAsViewer(db, dialect, by.username.toLowerCase(), viewerId);
+        ? await queries.username(db, dialect, by.username.toLowerCase())
+        : await queries.usernameAsViewer(db, dialect, by.username.toLowerCase(), viewerId);
   return rows[0];
+}
+
+/** GET /users/me: the user and their badges in one prepared query. */
+export async function findPrivateProfileRow(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  id: string,
+  badges: BadgesColumn,
+): Promise<PrivateProfileRow | undefined> {
+  return (await profileQueries(badges).private(db, dialect, id))[0];
 }
 
 /** Ends suspensions whose time is up, so status and the admin filters tell the truth. */

@@ -7,9 +7,12 @@ import { notFound } from '../../core/http/errors.js';
 import { replaceStoredImage } from '../../core/images-store.js';
 import type { MediaUrls } from '../../core/media-urls.js';
 import type { Storage } from '../../core/storage/storage.js';
+import { refreshDocumentsOfOwner } from '../search/owner-documents.js';
+import { refreshUserSearch } from '../search/user-documents.js';
 import { toSocialLink } from '../social-links/social-links.mapper.js';
 import type { BadgeReader } from './badge-reader.js';
 import { toPrivateProfile, toPublicProfile, toUserSummary } from './users.mapper.js';
+import { searchUsers } from './user-search.repo.js';
 import * as repo from './users.repo.js';
 import type { ProfileLinkJson, ProfileRow, UserRow } from './users.repo.js';
 
@@ -46,12 +49,11 @@ export function createUsersService(deps: {
     return toPrivateProfile(row, urls, badgeMap.get(row.id) ?? []);
   }
 
-  async function publicProfile(row: ProfileRow | undefined) {
+  function publicProfile(row: ProfileRow | undefined) {
     // Banned accounts have no public profile.
     if (row === undefined || row.status === 'BANNED') throw notFound('User');
-    const badgeMap = await badges.forUsers([row.id]);
     const links = parseJsonArray<ProfileLinkJson>(row.social_links).map(toSocialLink);
-    return toPublicProfile(row, urls, badgeMap.get(row.id) ?? [], links, Boolean(row.is_following));
+    return toPublicProfile(row, urls, badges.parse(row.badges), links, Boolean(row.is_following));
   }
 
   async function replaceImage(userId: string, column: 'image_key' | 'banner_key', upload: Buffer | null) {
@@ -82,16 +84,19 @@ export function createUsersService(deps: {
   return {
     requireUser,
 
+    /** GET /users/me: one round trip (the user with their badges column). */
     async getPrivateProfile(userId: string) {
-      return privateProfile(await requireUser(userId));
+      const row = await repo.findPrivateProfileRow(db, dialect, userId, badges.column);
+      if (row === undefined) throw notFound('User');
+      return toPrivateProfile(row, urls, badges.parse(row.badges));
     },
 
     async getPublicProfileById(userId: string, viewerId: string | undefined) {
-      return publicProfile(await repo.findProfileRow(db, dialect, { id: userId }, viewerId));
+      return publicProfile(await repo.findProfileRow(db, dialect, { id: userId }, viewerId, badges.column));
     },
 
     async getPublicProfileByUsername(username: string, viewerId: string | undefined) {
-      return publicProfile(await repo.findProfileRow(db, dialect, { username }, viewerId));
+      return publicProfile(await repo.findProfileRow(db, dialect, { username }, viewerId, badges.column));
     },
 
     async updateProfile(userId: string, patch: ProfilePatch) {
@@ -103,12 +108,19 @@ export function createUsersService(deps: {
         ...(patch.website !== undefined ? { website: patch.website } : {}),
         updated_at: clock.now().toISOString(),
       };
-      await repo.updateUser(db, userId, changes);
+      await db.transaction().execute(async (trx) => {
+        await repo.updateUser(trx, userId, changes);
+        // The display name is searched (user_search) and is part of the owner's resources' and servers' documents.
+        if (changes.display_name !== undefined && changes.display_name !== user.display_name) {
+          await refreshUserSearch(trx, [userId]);
+          await refreshDocumentsOfOwner(trx, dialect, 'USER', userId);
+        }
+      });
       return privateProfile({ ...user, ...changes });
     },
 
     async search(q: string, limit: number) {
-      const rows = await repo.searchUsers(db, dialect, q, limit);
+      const rows = await searchUsers(db, dialect, q, limit);
       const badgeMap = await badges.forUsers(rows.map((row) => row.id));
       return rows.map((row) => ({ ...toUserSummary(row, urls), badges: badgeMap.get(row.id) ?? [] }));
     },

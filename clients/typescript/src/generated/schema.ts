@@ -458,8 +458,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * List teams, newest first; search matches the name case-insensitively
-     * @description Without a search, `total` is the number of all teams, read from a counter kept in step with creations and deletions; with a search it is the number of matching teams.
+     * List teams, newest first; with a search, by relevance
+     * @description Without a search, `total` is the number of all teams, read from a counter kept in step with creations and deletions; with a search it is the exact number of matching teams (the full-text match count).
      */
     get: operations['listTeams'];
     put?: never;
@@ -831,7 +831,7 @@ export interface paths {
     };
     /**
      * Browse APPROVED resources: filter by type, search, tags, categories and game versions
-     * @description Filters combine with AND; within one filter (tags, categories, versions) a resource matches when it has any of the values. Without search or catalog filters `total` comes from a maintained counter. Pages are cached for up to 5 seconds: moderation, edits, images, likes, favorites, catalog changes and deletions show at once; owner names and avatars, and counters changed elsewhere, within those 5 seconds.
+     * @description Filters combine with AND; within one filter (tags, categories, versions) a resource matches when it has any of the values. `search` is full-text with optional relevance order (`sortBy=relevance`); `facets` adds counts per type, tag, category and game version over all matches. Totals never count the whole table: counters answer the unfiltered list, a type, and one value of one catalog filter; searches and other combinations are counted through the indexes up to 10,000 (`meta.totalExact`). Pages are cached for up to 5 seconds: moderation, edits, images, likes, favorites, catalog changes and deletions show at once; owner names and avatars, and counters changed elsewhere, within those 5 seconds.
      */
     get: operations['listResources'];
     put?: never;
@@ -2383,7 +2383,7 @@ export interface paths {
     };
     /**
      * The server directory: APPROVED servers, filtered and sorted (rank by default)
-     * @description search matches the name or short description case-insensitively; categories and tags each keep servers that have at least one of the given ids (both lists must match when both are given). Without filters `total` is the number of APPROVED servers from a maintained counter. Pages are cached for up to 5 seconds: moderation, edits and rank changes show at once, live player counts and owner names within those 5 seconds.
+     * @description search is a full-text search (see the parameter); categories and tags each keep servers that have at least one of the given ids (both lists must match when both are given); facets=tags,categories adds meta.facets. `total` is exact: without filters the number of APPROVED servers from a maintained counter, with filters the number of matches, never a count of the whole table. Pages are cached for up to 5 seconds: moderation, edits and rank changes show at once, live player counts and owner names within those 5 seconds.
      */
     get: operations['listServers'];
     put?: never;
@@ -4912,6 +4912,38 @@ export interface components {
       iconUrl: string | null;
       /** @enum {string} */
       type: 'MOD' | 'PLUGIN' | 'ASSET_PACK' | 'DATA_PACK' | 'WORLD' | 'PREFAB' | 'MODPACK' | 'PREMADE_SERVER';
+    };
+    ResourceCatalogueMeta: {
+      /** @description Matching resources (a lower bound when totalExact is false) */
+      total: number;
+      limit: number;
+      offset: number;
+      page: number;
+      /** @description false when counting every match would cost too much: searches and filter combinations stop counting at 10,000 matches and `total` is then that lower bound. Without a search, the total of no filter, of a type, and of one value of one catalog filter (with or without type) is always exact (kept counters) */
+      totalExact: boolean;
+      /** @description With `facets`: counts over every resource the search and all filters match (a facet is narrowed by its own filter too, as Meilisearch does), not over the page. A map: key order is not significant */
+      facets?: {
+        /** @description Resource type → number of matching resources (top 50 by count, then key; zeros absent) */
+        type?: {
+          [key: string]: number;
+        };
+        /** @description Tag slug → number of matching resources (top 50 by count, then key; zeros absent) */
+        tags?: {
+          [key: string]: number;
+        };
+        /** @description Category slug (slugs are unique per type: without a type filter, equal slugs of two types add up) → number of matching resources (top 50 by count, then key; zeros absent) */
+        categories?: {
+          [key: string]: number;
+        };
+        /** @description Game version name → number of matching resources (top 50 by count, then key; zeros absent) */
+        gameVersions?: {
+          [key: string]: number;
+        };
+      };
+      /** @description With `facets`: false when more than 10,000 resources match a search or catalog filter; the counts then cover the first 10,000 matches only. Without a search or catalog filter facets are always exact */
+      facetsExact?: boolean;
+      /** @description true when the search found nothing and these are resources with a similar name instead (typo tolerance; PostgreSQL only) */
+      similar?: boolean;
     };
     ResourceCategory: {
       /**
@@ -10492,7 +10524,7 @@ export interface operations {
          */
         offset?: number;
         /**
-         * @description Case-insensitive part of the team name; empty means no filter
+         * @description Full-text search of the name, the slug and the description: every word must match, the last one as a prefix unless the search ends with a space or punctuation; case and diacritics are ignored. Results by relevance (the exact name, then all words in the name, in the name and slug, anywhere), then most members. No word (empty, punctuation only) means no search
          * @example magic
          */
         search?: string;
@@ -15084,7 +15116,10 @@ export interface operations {
          * @example 0
          */
         offset?: number;
-        /** @example magic */
+        /**
+         * @description Full-text search of username and display name (every word, the last one as a prefix; case and diacritics ignored), or an email that starts with the search (case-insensitive). Order stays newest first
+         * @example magic
+         */
         search?: string;
         /** @example USER */
         role?: 'USER' | 'MODERATOR' | 'ADMIN' | 'SUPER_ADMIN';
@@ -15529,7 +15564,7 @@ export interface operations {
         type?:
           'MOD' | 'PLUGIN' | 'ASSET_PACK' | 'DATA_PACK' | 'WORLD' | 'PREFAB' | 'MODPACK' | 'PREMADE_SERVER';
         /**
-         * @description Case-insensitive part of the name or short description; % and _ match literally
+         * @description Full-text search of APPROVED resources: every word must occur in the name, tags, categories, short description, description (markdown stripped) or owner names; the last word also matches as the start of a word unless the search ends with a space or punctuation (type-ahead). Case and diacritics are ignored ("cafe" finds "Café"); only letters and digits count, so a search with none is no search. At most 8 words are used. On PostgreSQL a search of one or two words that finds nothing falls back to names similar to it (trigram similarity, `meta.similar`); SQLite has no typo tolerance
          * @example magic
          */
         search?: string;
@@ -15555,10 +15590,17 @@ export interface operations {
          */
         versions?: string[];
         /**
-         * @description downloads, likes, date (created), updated: highest/newest first; name: A→Z. Default date
+         * @description downloads, likes, date (created), updated: highest/newest first; name: A→Z. Default date, with a search too. relevance (an extension): with a search, text score × popularity, best first, then newest id. Text score: per search word, the weight of the best field it occurs in — name 27, tags / categories / short description 9, description 3, owner names 1 — summed over the words. Popularity: 1 + min(ln(1 + downloads) + 2·ln(1 + likes), 30) / 16, between 1 and 2.875: it reorders near-ties but, being under 3, never lifts a match in a lower field above one in a higher field. For a typo-tolerant fallback (meta.similar) the text score is the trigram word similarity of the name. Without a search relevance is the same order as downloads
          * @example downloads
          */
-        sortBy?: 'downloads' | 'likes' | 'date' | 'updated' | 'name';
+        sortBy?: 'downloads' | 'likes' | 'date' | 'updated' | 'name' | 'relevance';
+        /**
+         * @description Facet counts to add as `meta.facets`: type, tags, categories, gameVersions (repeated or comma-separated); anything else is a 400
+         * @example [
+         *       "type"
+         *     ]
+         */
+        facets?: ('type' | 'tags' | 'categories' | 'gameVersions')[];
       };
       header?: never;
       path?: never;
@@ -15575,7 +15617,6 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
-          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -15635,14 +15676,23 @@ export interface operations {
            *         "total": 1,
            *         "limit": 1,
            *         "offset": 1,
-           *         "page": 1
+           *         "page": 1,
+           *         "totalExact": true,
+           *         "facets": {
+           *           "type": {},
+           *           "tags": {},
+           *           "categories": {},
+           *           "gameVersions": {}
+           *         },
+           *         "facetsExact": true,
+           *         "similar": true
            *       }
            *     }
            */
           'application/json': {
             resources: components['schemas']['ResourceListItem'][];
             total: number;
-            meta: components['schemas']['PageMeta'];
+            meta: components['schemas']['ResourceCatalogueMeta'];
           };
         };
       };
@@ -36752,7 +36802,7 @@ export interface operations {
          */
         offset?: number;
         /**
-         * @description Case-insensitive part of the name or short description; empty means no filter
+         * @description Full-text search: every word must match the name, tag or category names, short description, description or owner name; the last word matches as a prefix unless the search ends with a space or punctuation (type-ahead); case and diacritics are ignored. No word (empty, punctuation only) means no search. Order stays `sort` (rank by default); `sort=relevance` orders by relevance
          * @example magic
          */
         search?: string;
@@ -36771,10 +36821,17 @@ export interface operations {
          */
         tags?: string[];
         /**
-         * @description rank (default): by rank, where score = 0.5·votes30d + 2·averagePlayers7d + 30·uptime7d + 1/3·min(daysListed, 30); ties go to the older listing. votes30d: votes in the last 30 days; averagePlayers7d and uptime7d: over the 168 complete hours before the current one (hourly rollups), counting the hours since the server was created when it is younger, a minute without a sample as offline with 0 players; daysListed: fractional days since the first approval. The operator sets the weights (RANK_WEIGHT_VOTES, RANK_WEIGHT_PLAYERS, RANK_WEIGHT_UPTIME, RANK_WEIGHT_AGE; defaults 0.5, 2, 30 and 1/3). Recomputed every minute; a server gets its rank at approval. The weights shown are the defaults; the ones this deployment uses are in GET /servers/{id}/rank. players: by online players now, then oldest; newest: newest first; votes: by votes this month, then oldest
+         * @description rank (default): by rank, where score = 0.5·votes30d + 2·averagePlayers7d + 30·uptime7d + 1/3·min(daysListed, 30); ties go to the older listing. votes30d: votes in the last 30 days; averagePlayers7d and uptime7d: over the 168 complete hours before the current one (hourly rollups), counting the hours since the server was created when it is younger, a minute without a sample as offline with 0 players; daysListed: fractional days since the first approval. The operator sets the weights (RANK_WEIGHT_VOTES, RANK_WEIGHT_PLAYERS, RANK_WEIGHT_UPTIME, RANK_WEIGHT_AGE; defaults 0.5, 2, 30 and 1/3). Recomputed every minute; a server gets its rank at approval. The weights shown are the defaults; the ones this deployment uses are in GET /servers/{id}/rank. players: by online players now, then oldest; newest: newest first; votes: by votes this month, then oldest; relevance (extension, with a search): by relevance tier — the exact name, then all words in the name, then in the name, tags, categories and short description, then also the description, then anywhere (owner name) — then by rank; without a search, relevance is the rank order
          * @example rank
          */
-        sort?: 'rank' | 'players' | 'newest' | 'votes';
+        sort?: 'rank' | 'players' | 'newest' | 'votes' | 'relevance';
+        /**
+         * @description Facets to count (extension; repeat or comma-separate): tags, categories → meta.facets. Another name is a 400
+         * @example [
+         *       "tags"
+         *     ]
+         */
+        facets?: ('tags' | 'categories')[];
       };
       header?: never;
       path?: never;
@@ -36791,7 +36848,6 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
-          Link: components['headers']['Link'];
           [name: string]: unknown;
         };
         content: {
@@ -36850,14 +36906,35 @@ export interface operations {
            *         "total": 1,
            *         "limit": 1,
            *         "offset": 1,
-           *         "page": 1
+           *         "page": 1,
+           *         "facets": {
+           *           "tags": {},
+           *           "categories": {}
+           *         }
            *       }
            *     }
            */
           'application/json': {
             servers: components['schemas']['ServerListItem'][];
+            /** @description Exact: the maintained count of APPROVED servers without filters; with a search the full-text match count, with one tag or category alone its maintained usage count, otherwise a count of the matches */
             total: number;
-            meta: components['schemas']['PageMeta'];
+            meta: {
+              total: number;
+              limit: number;
+              offset: number;
+              page?: number;
+              /** @description Present when `facets` is asked: for each asked facet, the counts over every server matching the search and all filters (the facet's own filter included, as Meilisearch does), not just this page */
+              facets?: {
+                /** @description Value (slug) → number of matching servers; the top 50 by count, then slug; zeros absent */
+                tags?: {
+                  [key: string]: number;
+                };
+                /** @description Value (slug) → number of matching servers; the top 50 by count, then slug; zeros absent */
+                categories?: {
+                  [key: string]: number;
+                };
+              };
+            };
           };
         };
       };

@@ -16,8 +16,64 @@ export interface ResourceSearchTable {
   body_text: string;
   /** Weight D: the owner's username and display name, or the team's name. */
   owner_text: string;
+  /**
+   * JSON array of [facet, scope, value] keys the resource counts under (modules/search/resource-facets.ts):
+   * triggers keep resource_facet_counts in step with it.
+   */
+  facet_keys: string;
+}
+
+/** APPROVED resources per facet value (type, tag, category, game version), maintained by triggers. */
+export interface ResourceFacetCountsTable {
+  /** 'type', 'tag', 'category' or 'version'. */
+  facet: string;
+  /** '' for all resources, or a resource type: the count among resources of that type. */
+  scope: string;
+  /** The resource type, or the catalog entry's id. */
+  value: string;
+  resource_count: number;
+}
+
+/** One row per APPROVED server (what GET /servers can show); none for the others (0025_directory_search). */
+export interface ServerSearchTable {
+  doc_id: Generated<number>;
+  server_id: string;
+  /** Weight A: the name. */
+  name_text: string;
+  /** Weight B: tag and category names and the short description. */
+  keywords_text: string;
+  /** Weight C: the description, markdown stripped, at most MAX_BODY_WORDS words. */
+  body_text: string;
+  /** Weight D: the owner's username and display name, or the team's name. */
+  owner_text: string;
+}
+
+/** One row per team. */
+export interface TeamSearchTable {
+  doc_id: Generated<number>;
+  team_id: string;
+  /** Weight A: the name. */
+  name_text: string;
+  /** Weight B: the words of the slug. */
+  slug_text: string;
+  /** Weight C: the description. */
+  body_text: string;
+}
+
+/** One row per account, whatever its status (GET /users/search leaves banned ones out when it reads). */
+export interface UserSearchTable {
+  doc_id: Generated<number>;
+  user_id: string;
+  /** Weight A: the username, as its words, its camel-case parts and joined (modules/search/user-documents.ts). */
+  name_text: string;
+  /** Weight B: the display name. */
+  display_text: string;
 }
 
 export interface SearchTables {
   resource_search: ResourceSearchTable;
+  resource_facet_counts: ResourceFacetCountsTable;
+  server_search: ServerSearchTable;
+  team_search: TeamSearchTable;
+  user_search: UserSearchTable;
 }

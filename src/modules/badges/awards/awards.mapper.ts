@@ -1,6 +1,6 @@
 import type { ProfileBadgeView } from '../../users/users.mapper.js';
 import { toBadge } from '../badges.mapper.js';
-import type { HeldBadgeRow, UserBadgeRow } from './awards.repo.js';
+import type { HeldBadgeRow, ProfileBadgeRow, UserBadgeRow } from './awards.repo.js';
 
 export const toUserBadge = (row: HeldBadgeRow) =>
   // Object.assign onto the fresh badge: a spread followed by properties is V8's slow path on Node 20.
@@ -13,7 +13,7 @@ export const toUserBadge = (row: HeldBadgeRow) =>
     reason: row.reason,
   });
 
-export const toProfileBadge = (row: HeldBadgeRow): ProfileBadgeView => ({
+export const toProfileBadge = (row: ProfileBadgeRow): ProfileBadgeView => ({
   id: row.id,
   name: row.name,
   slug: row.slug,

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable, Transaction } from 'kysely';
 import type { DialectName } from '../../../core/db/database.js';
 import { prepared } from '../../../core/db/prepared.js';
 import type { DB, UserBadgesTable } from '../../../core/db/schema.js';
@@ -85,6 +85,35 @@ function heldBadges(db: Executor) {
       'awarder.username as awarded_by_username',
       'user_badges.reason',
     ])
+    .where('badges.is_active', '=', true)
+    .orderBy('user_badges.awarded_at', 'desc')
+    .orderBy('user_badges.id', 'desc');
+}
+
+/** What a profile shows of each badge (users/users.mapper.ts ProfileBadgeView), as rows. */
+export type ProfileBadgeRow = Pick<
+  HeldBadgeRow,
+  'id' | 'name' | 'slug' | 'description' | 'icon_url' | 'color' | 'awarded_at'
+>;
+
+/**
+ * The profile fields of the active badges of the outer query's user (`users.id`), newest award first: a
+ * subquery that profile reads aggregate into one column, so a profile and its badges take one round trip.
+ */
+export function profileBadgesOfOuterUser(eb: ExpressionBuilder<DB, 'users'>) {
+  return eb
+    .selectFrom('user_badges')
+    .innerJoin('badges', 'badges.id', 'user_badges.badge_id')
+    .select([
+      'badges.id',
+      'badges.name',
+      'badges.slug',
+      'badges.description',
+      'badges.icon_url',
+      'badges.color',
+      'user_badges.awarded_at',
+    ])
+    .whereRef('user_badges.user_id', '=', 'users.id')
     .where('badges.is_active', '=', true)
     .orderBy('user_badges.awarded_at', 'desc')
     .orderBy('user_badges.id', 'desc');

@@ -3,11 +3,13 @@
 import type { Kysely } from 'kysely';
 import type { Actor } from '../../../core/auth/authenticate.js';
 import type { Clock } from '../../../core/clock.js';
+import type { DialectName } from '../../../core/db/database.js';
 import type { DB } from '../../../core/db/schema.js';
 import { invalidTransition } from '../../../core/http/errors.js';
 import { newId } from '../../../core/ids.js';
 import { recordAudit } from '../../audit/record.js';
 import { postAutomaticMessage } from '../../moderation/threads/automatic.js';
+import { refreshResourceSearch } from '../../search/resource-documents.js';
 import { recordResourceModerated } from '../resource-events.js';
 import type { ResourceView } from '../resources.mapper.js';
 import { bumpCatalogueVersion, moveStatus, moveStatusCounters } from '../resources.repo.js';
@@ -27,10 +29,11 @@ export type ModerationService = ReturnType<typeof createModerationService>;
 
 export function createModerationService(deps: {
   db: Kysely<DB>;
+  dialect: DialectName;
   clock: Clock;
   resources: Pick<ResourcesService, 'requireHead' | 'view'>;
 }) {
-  const { db, clock, resources } = deps;
+  const { db, dialect, clock, resources } = deps;
 
   return {
     /** MODERATOR+ (route preHandler). Anything outside the transition table is 409 INVALID_STATUS_TRANSITION. */
@@ -56,6 +59,8 @@ export function createModerationService(deps: {
           );
         }
         await moveStatusCounters(trx, head.type, head.status, to);
+        // Only APPROVED resources have a search document: approving writes it, the other moves remove it.
+        await refreshResourceSearch(trx, dialect, [id]);
         await bumpCatalogueVersion(trx);
         await insertEvent(trx, {
           id: newId(),

@@ -8,6 +8,7 @@ import type { DB } from '../../../core/db/schema.js';
 import { notFound, slugTaken } from '../../../core/http/errors.js';
 import { newId } from '../../../core/ids.js';
 import { changedFields, recordCatalogAudit } from '../../audit/record.js';
+import { refreshServerSearch, serverIdsOfCatalogEntry } from '../../search/server-documents.js';
 import { bumpDirectoryVersion } from '../servers.repo.js';
 import { optionalText } from '../servers.service.js';
 import { toServerCategory, toServerTag } from './catalogs.mapper.js';
@@ -134,6 +135,10 @@ export function createServerCatalogsService(deps: { db: Kysely<DB>; dialect: Dia
       if (Object.keys(changes).length > 0) {
         await db.transaction().execute(async (trx) => {
           await repo.updateTag(trx, id, changes);
+          // Tag names are in the search documents of the servers carrying them.
+          if (changes.name !== undefined) {
+            await refreshServerSearch(trx, await serverIdsOfCatalogEntry(trx, 'tag', id));
+          }
           await bumpDirectoryVersion(trx);
           await recordCatalogAudit(trx, 'server_tag', 'updated', {
             actorId,
@@ -151,7 +156,9 @@ export function createServerCatalogsService(deps: { db: Kysely<DB>; dialect: Dia
       const id = await tagIdOf(key);
       await db.transaction().execute(async (trx) => {
         const current = await repo.findTag(trx, { id });
+        const carriers = await serverIdsOfCatalogEntry(trx, 'tag', id);
         if (current === undefined || !(await repo.deleteTag(trx, id))) throw notFound('Server tag');
+        await refreshServerSearch(trx, carriers);
         await recordCatalogAudit(trx, 'server_tag', 'deleted', {
           actorId,
           subjectId: id,
@@ -207,6 +214,9 @@ export function createServerCatalogsService(deps: { db: Kysely<DB>; dialect: Dia
       if (Object.keys(changes).length > 0) {
         await db.transaction().execute(async (trx) => {
           await repo.updateCategory(trx, id, changes);
+          if (changes.name !== undefined) {
+            await refreshServerSearch(trx, await serverIdsOfCatalogEntry(trx, 'category', id));
+          }
           await bumpDirectoryVersion(trx);
           await recordCatalogAudit(trx, 'server_category', 'updated', {
             actorId,
@@ -224,7 +234,9 @@ export function createServerCatalogsService(deps: { db: Kysely<DB>; dialect: Dia
       const id = await categoryIdOf(key);
       await db.transaction().execute(async (trx) => {
         const current = await repo.findCategory(trx, { id });
+        const members = await serverIdsOfCatalogEntry(trx, 'category', id);
         if (current === undefined || !(await repo.deleteCategory(trx, id))) throw notFound('Server category');
+        await refreshServerSearch(trx, members);
         await recordCatalogAudit(trx, 'server_category', 'deleted', {
           actorId,
           subjectId: id,

@@ -13,6 +13,7 @@ import { newId } from '../../../core/ids.js';
 import type { MediaUrls } from '../../../core/media-urls.js';
 import { recordAudit } from '../../audit/record.js';
 import { postAutomaticMessage } from '../../moderation/threads/automatic.js';
+import { refreshServerSearch } from '../../search/server-documents.js';
 import { moveUsageOfServer } from '../catalogs/catalog-links.repo.js';
 import { lockRanks, placeApprovedServer } from '../rank/rank.repo.js';
 import { recordServerEvent } from '../server-events.js';
@@ -93,6 +94,7 @@ export function createServerModerationService(deps: {
           await moveUsageOfServer(trx, serverId, -1);
           await moveApprovedTotal(trx, -1);
         }
+        await refreshServerSearch(trx, [serverId]);
         await recordServerEvent(trx, 'server.moderated', {
           at: now,
           actorId: actor.userId,

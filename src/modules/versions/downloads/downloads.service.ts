@@ -15,6 +15,7 @@ import { notFound } from '../../../core/http/errors.js';
 import { safeFileName } from '../../../core/http/multipart.js';
 import { newId } from '../../../core/ids.js';
 import { createChangeCache } from '../../../core/db/change-cache.js';
+import type { ChangeSignal } from '../../../core/db/change-cache.js';
 import { memoizedSignedUrls } from '../../../core/storage/signed-url-memo.js';
 import type { Storage } from '../../../core/storage/storage.js';
 import { lockResource } from '../../resources/resources.repo.js';
@@ -44,8 +45,8 @@ export function createDownloadsService(deps: {
   clock: Clock;
   versionAccess: VersionAccess;
   versions: Pick<VersionsService, 'requireVersion'>;
-  /** The database's change counter (core/db/sqlite-reads.ts), when it has one. */
-  changes: (() => number) | undefined;
+  /** The database's change signal (Database.changes), when it has one. */
+  changes: ChangeSignal | undefined;
 }) {
   const { db, dialect, storage, clock, versionAccess, versions } = deps;
   // A client downloading the same file again (the common case) is answered without a query until anything in the

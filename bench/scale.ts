@@ -1,0 +1,289 @@
+// `npm run bench:scale` (issue 17): search and filters at 10k, 100k and 1M resources on SQLite and PostgreSQL.
+// For each dialect and size: seed a fresh database (bench/scale/seed.ts: a realistic catalogue written straight
+// into the tables, then the search indexes rebuilt), report seconds per phase and the search index size, ANALYZE,
+// start the compiled service (rate limits off), then for every query kind ask ≥ 1,000 DISTINCT URLs one at a time
+// (latency is the server's and no answer cache helps) → p50/p99/max, then 50 connections over a rotating list of
+// distinct URLs → req/s, and the CPU cost of writes. Prints a table per run, the growth factor smallest → largest
+// size per kind, and writes the results as JSON under bench/tmp/ (ignored by git).
+//
+// Environment: BENCH_SCALE_SIZES (default 10000,100000,1000000), BENCH_SCALE_DIALECTS (sqlite,postgres; default
+// both, or postgres alone when BENCH_DATABASE_URL is set), BENCH_DATABASE_URL (a PostgreSQL server URL; default
+// postgres://postgres@127.0.0.1:5432/postgres — a database is created and dropped per run), BENCH_SCALE_REQUESTS
+// (distinct URLs per kind, default 1000), BENCH_SCALE_KIND_SECONDS (time budget of one kind's sequential
+// requests at the largest size, default 20) and BENCH_SCALE_SMALL_KIND_SECONDS (smaller sizes, default 8), BENCH_SCALE_DURATION (seconds of the 50-connection run at the largest size, default 10)
+// and BENCH_SCALE_SMALL_DURATION (smaller sizes, default 3; 0 skips), BENCH_SCALE_CONNECTIONS (50),
+// BENCH_SCALE_WRITES (requests per write kind, default 200; 0 skips), BENCH_SCALE_KINDS (comma-separated parts
+// of kind names), BENCH_SCALE_SEED, BENCH_PIN=0 (no CPU pinning), BENCH_SCALE_FROM_SOURCE=1 (tsx, no build).
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { openDatabase } from '../src/core/db/database.js';
+import type { Database, DialectName } from '../src/core/db/database.js';
+import { migrateToLatest } from '../src/core/db/migrator.js';
+import { pin, prepareBuild, sequential, startService, stopService, throughput } from './scale/measure.js';
+import type { Latency, Throughput } from './scale/measure.js';
+import { distinctUrls, queryKinds } from './scale/queries.js';
+import type { QueryContext } from './scale/queries.js';
+import { prng } from './scale/random.js';
+import { seedScale } from './scale/seed.js';
+import type { ScaleSeedResult } from './scale/seed.js';
+import { measureWrites } from './scale/writes.js';
+import type { WriteCost } from './scale/writes.js';
+import { printGrowth, printRun } from './scale/report.js';
+
+const env = process.env;
+const sizes = (env['BENCH_SCALE_SIZES'] ?? '10000,100000,1000000').split(',').map(Number);
+const adminUrl = env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const dialects = (env['BENCH_SCALE_DIALECTS'] ?? (env['BENCH_DATABASE_URL'] ? 'postgres' : 'sqlite,postgres'))
+  .split(',')
+  .map((d) => (d.startsWith('pg') ? 'postgres' : d) as DialectName);
+const requestCount = Number(env['BENCH_SCALE_REQUESTS'] ?? 1000);
+const kindSeconds = Number(env['BENCH_SCALE_KIND_SECONDS'] ?? 20);
+const smallKindSeconds = Number(env['BENCH_SCALE_SMALL_KIND_SECONDS'] ?? 8);
+const largeDuration = Number(env['BENCH_SCALE_DURATION'] ?? 10);
+const smallDuration = Number(env['BENCH_SCALE_SMALL_DURATION'] ?? 3);
+const connections = Number(env['BENCH_SCALE_CONNECTIONS'] ?? 50);
+const writeCount = Number(env['BENCH_SCALE_WRITES'] ?? 200);
+const onlyKinds = env['BENCH_SCALE_KINDS']?.split(',');
+const seed = Number(env['BENCH_SCALE_SEED'] ?? 17);
+
+export interface KindResult {
+  kind: string;
+  distinct: number;
+  latency: Latency;
+  throughput?: Throughput;
+}
+
+export interface RunResult {
+  dialect: DialectName;
+  size: number;
+  counts: ScaleSeedResult['counts'];
+  seedSeconds: Record<string, number>;
+  analyzeSeconds: number;
+  index: { searchBytes: number; totalBytes: number; tables: Record<string, number> };
+  kinds: KindResult[];
+  writes: Record<string, WriteCost>;
+}
+
+const started = performance.now();
+const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
+const progress = (message: string) => console.log(`[${elapsed()}] ${message}`);
+
+/** A fresh database of the dialect, and how to remove it afterwards. */
+async function freshDatabase(dialect: DialectName, size: number) {
+  if (dialect === 'sqlite') {
+    const dataDir = mkdtempSync(join(tmpdir(), 'marketplace-scale-'));
+    const file = join(dataDir, 'scale.db');
+    return {
+      url: `sqlite:${file}`,
+      dataDir,
+      file,
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const name = `scale_${size}_${process.pid}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'marketplace-scale-'));
+  return {
+    url: url.toString(),
+    dataDir,
+    file: undefined,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Bytes of the search tables (anything named *search* or *facet*) and of the whole database. */
+async function indexSize(database: Database, file: string | undefined): Promise<RunResult['index']> {
+  const tables: Record<string, number> = {};
+  let totalBytes: number;
+  if (database.dialect === 'postgres') {
+    const { rows } = await sql<{ name: string; bytes: number }>`
+      select relname as name, pg_total_relation_size(c.oid) as bytes from pg_class c
+      where c.relkind in ('r', 'm') and c.relnamespace = current_schema()::regnamespace
+        and (relname like '%search%' or relname like '%facet%')`.execute(database.db);
+    for (const row of rows) tables[row.name] = Number(row.bytes);
+    const total = await sql<{ bytes: number }>`select pg_database_size(current_database()) as bytes`.execute(
+      database.db,
+    );
+    totalBytes = Number(total.rows[0]!.bytes);
+  } else {
+    await sql`pragma wal_checkpoint(truncate)`.execute(database.db);
+    try {
+      const { rows } = await sql<{ name: string; bytes: number }>`
+        select s.name, sum(s.pgsize) as bytes from dbstat s
+        left join sqlite_schema m on m.name = s.name
+        where s.name like '%search%' or s.name like '%facet%' or m.tbl_name like '%search%'
+          or m.tbl_name like '%facet%'
+        group by s.name`.execute(database.db);
+      for (const row of rows) tables[row.name] = Number(row.bytes);
+    } catch (error) {
+      console.warn(`dbstat unavailable (${String(error)}): only the file size is reported`);
+    }
+    totalBytes = statSync(file!).size;
+  }
+  return { searchBytes: Object.values(tables).reduce((a, b) => a + b, 0), totalBytes, tables };
+}
+
+async function queryContext(database: Database, v: ScaleSeedResult['vocabulary']): Promise<QueryContext> {
+  const { db } = database;
+  const [tags, categories, versions, serverTags, serverCategories] = await Promise.all([
+    db
+      .selectFrom('resource_tags')
+      .select('slug')
+      .where('usage_count', '>', 0)
+      .orderBy('usage_count', 'desc')
+      .execute(),
+    db.selectFrom('resource_categories').select('slug').distinct().orderBy('slug').execute(),
+    db.selectFrom('game_versions').select('name').orderBy('release_order', 'desc').execute(),
+    db.selectFrom('server_tags').select('id').orderBy('usage_count', 'desc').execute(),
+    db.selectFrom('server_categories').select('id').orderBy('position').execute(),
+  ]);
+  return {
+    v,
+    tagSlugs: tags.map((t) => t.slug),
+    categorySlugs: categories.map((c) => c.slug),
+    gameVersions: versions.map((g) => g.name),
+    serverTagIds: serverTags.map((t) => t.id),
+    serverCategoryIds: serverCategories.map((c) => c.id),
+  };
+}
+
+async function writeIds(database: Database) {
+  const { db } = database;
+  const [categories, tags, versions] = await Promise.all([
+    db.selectFrom('resource_categories').select('id').where('resource_type', '=', 'MOD').execute(),
+    db.selectFrom('resource_tags').select('id').execute(),
+    db.selectFrom('game_versions').select('id').execute(),
+  ]);
+  return {
+    categoryIds: categories.map((c) => c.id),
+    tagIds: tags.map((t) => t.id),
+    gameVersionIds: versions.map((g) => g.id),
+  };
+}
+
+async function run(dialect: DialectName, size: number, mode: 'compiled' | 'source', last: boolean) {
+  progress(`${dialect} ${size}: seeding`);
+  const target = await freshDatabase(dialect, size);
+  try {
+    let database = openDatabase({
+      databaseUrl: target.url,
+      dataDir: target.dataDir,
+      sqliteSynchronous: 'FULL',
+    });
+    await migrateToLatest(database.db, database.dialect);
+    const seeded = await seedScale(database.db, dialect, {
+      resources: size,
+      seed,
+      onProgress: (message) => progress(message),
+    });
+    const phases = Object.entries(seeded.phases).map(([phase, s]) => `${phase} ${s.toFixed(1)} s`);
+    progress(`${dialect} ${size}: seeded (${phases.join(', ')})`);
+    const analyzeStarted = performance.now();
+    await sql`analyze`.execute(database.db);
+    const analyzeSeconds = (performance.now() - analyzeStarted) / 1000;
+    const index = await indexSize(database, target.file);
+    const context = await queryContext(database, seeded.vocabulary);
+    const ids = await writeIds(database);
+    await database.destroy();
+    database = undefined as never;
+
+    const service = await startService(
+      { DATA_DIR: target.dataDir, DATABASE_URL: target.url, SECRET: 'bench-secret-'.padEnd(40, 'x') },
+      mode,
+    );
+    const kinds: KindResult[] = [];
+    let writes: Record<string, WriteCost> = {};
+    try {
+      const random = prng(seed + size);
+      const all = queryKinds(context).filter(
+        (kind) => onlyKinds === undefined || onlyKinds.some((part) => kind.name.includes(part)),
+      );
+      // Warm-up: the JIT and the first statements of each kind, on URLs the measurement does not use.
+      const warm = new Set<string>();
+      for (const kind of all) {
+        const headers: Record<string, string> = kind.auth ? { 'x-api-key': seeded.moderatorKey } : {};
+        for (const url of distinctUrls(kind, 10, random)) {
+          warm.add(url);
+          await (await fetch(service.base + url, { headers })).arrayBuffer();
+        }
+      }
+      const duration = last ? largeDuration : smallDuration;
+      for (const kind of all) {
+        const headers: Record<string, string> = kind.auth ? { 'x-api-key': seeded.moderatorKey } : {};
+        const urls = distinctUrls(kind, requestCount, random, warm);
+        const latency = await sequential(service.base, urls, headers, last ? kindSeconds : smallKindSeconds);
+        let load: Throughput | undefined;
+        if (duration > 0 && (latency.statuses['200'] ?? 0) > 0) {
+          const loadUrls = distinctUrls(kind, Math.max(5_000, requestCount), random, new Set(urls));
+          load = await throughput(service, loadUrls, headers, duration, connections);
+        }
+        kinds.push({
+          kind: kind.name,
+          distinct: urls.length,
+          latency,
+          ...(load ? { throughput: load } : {}),
+        });
+        const rps = load ? `, ${load.rps.toFixed(0)} req/s` : '';
+        progress(
+          `  ${kind.name}: ${latency.requests} req p50 ${latency.p50.toFixed(1)} ms p99 ${latency.p99.toFixed(1)} ms ` +
+            `max ${latency.max.toFixed(0)} ms ${JSON.stringify(latency.statuses)}${rps}`,
+        );
+      }
+      if (writeCount > 0) writes = await measureWrites(service, seeded, ids, seeded.vocabulary, writeCount);
+    } finally {
+      await stopService(service);
+    }
+    return {
+      dialect,
+      size,
+      counts: seeded.counts,
+      seedSeconds: seeded.phases,
+      analyzeSeconds,
+      index,
+      kinds,
+      writes,
+    } satisfies RunResult;
+  } finally {
+    await target.drop();
+  }
+}
+
+async function main(): Promise<void> {
+  const mode = prepareBuild();
+  const outDir = join('bench', 'tmp');
+  mkdirSync(outDir, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  progress(
+    `sizes ${sizes.join(', ')} on ${dialects.join(', ')}; service ${mode}${pin ? ', pinned to CPU 0' : ''}`,
+  );
+  for (const dialect of dialects) {
+    const results: RunResult[] = [];
+    for (const size of sizes) {
+      const result = await run(dialect, size, mode, size === Math.max(...sizes));
+      results.push(result);
+      printRun(result);
+      const path = join(outDir, `scale-${dialect}-${stamp}.json`);
+      writeFileSync(path, JSON.stringify({ mode, requestCount, kindSeconds, connections, results }, null, 2));
+      progress(`results so far: ${path}`);
+    }
+    printGrowth(results);
+  }
+  progress('done');
+}
+
+await main();

@@ -1,0 +1,106 @@
+// Full-text conditions and relevance tiers over one document table (servers, teams, users), the same on both
+// dialects. Relevance is a tier, not a native score: FTS5's bm25 and PostgreSQL's ts_rank disagree, but "every
+// word matches within these fields" is answered identically by an FTS5 column filter and a weight-restricted
+// tsquery. Tier 0 is an exact match of the whole name, then one tier per field group in weight order (name only,
+// name + the next field, …), the last tier holds the documents that need every field. Within a tier each list
+// orders by its own popularity key, then by a unique key, so pages never overlap or skip.
+import { sql } from 'kysely';
+import type { Kysely, RawBuilder, SqlBool, Transaction } from 'kysely';
+import type { DialectName } from '../../core/db/database.js';
+import type { DB } from '../../core/db/schema.js';
+import type { SearchQuery } from './text.js';
+
+export interface DocumentIndex {
+  /** The document table, e.g. 'server_search'. */
+  table: string;
+  /** Its FTS5 table on SQLite, e.g. 'server_search_fts'. */
+  fts: string;
+  /** The text columns in weight order, each with its PostgreSQL weight letter (A, B, C, D). */
+  columns: ReadonlyArray<{ name: string; weight: 'A' | 'B' | 'C' | 'D' }>;
+}
+
+/** FTS5 MATCH text, optionally restricted to some columns: `{name_text keywords_text} : ("epic" "tre"*)`. */
+function ftsText(query: SearchQuery, columns?: readonly string[]): string {
+  const words = query.terms
+    .map((term, index) => (query.prefixLast && index === query.terms.length - 1 ? `"${term}"*` : `"${term}"`))
+    .join(' ');
+  return columns === undefined ? words : `{${columns.join(' ')}} : (${words})`;
+}
+
+/** tsquery text, optionally restricted to some weights: `epic:AB & tre:*AB`. */
+function tsText(query: SearchQuery, weights = ''): string {
+  return query.terms
+    .map((term, index) => {
+      const prefix = query.prefixLast && index === query.terms.length - 1 ? '*' : '';
+      return prefix === '' && weights === '' ? term : `${term}:${prefix}${weights}`;
+    })
+    .join(' & ');
+}
+
+/**
+ * True for the rows of `index.table` (under `alias`) whose document matches the query, within the first `fields`
+ * columns when given. Words are letters and digits only (text.ts), and the text is a bound parameter.
+ */
+export function documentMatches(
+  dialect: DialectName,
+  index: DocumentIndex,
+  alias: string,
+  query: SearchQuery,
+  fields?: number,
+): RawBuilder<SqlBool> {
+  const columns = fields === undefined ? undefined : index.columns.slice(0, fields);
+  if (dialect === 'postgres') {
+    const weights = columns === undefined ? '' : columns.map((column) => column.weight).join('');
+    return sql<SqlBool>`${sql.ref(`${alias}.document`)} @@ to_tsquery('simple', ${tsText(query, weights)})`;
+  }
+  const match = ftsText(
+    query,
+    columns?.map((column) => column.name),
+  );
+  return sql<SqlBool>`${sql.ref(`${alias}.doc_id`)} in (select rowid from ${sql.table(index.fts)} where ${sql.table(index.fts)} match ${match})`;
+}
+
+/**
+ * The relevance tier of a matching row: 0 when `exact` holds (e.g. the name is exactly the query), then 1 for a
+ * match within the first column, 2 within the first two, …, and columns.length for the rest.
+ */
+export function relevanceTier(
+  dialect: DialectName,
+  index: DocumentIndex,
+  alias: string,
+  query: SearchQuery,
+  exact: RawBuilder<SqlBool>,
+): RawBuilder<number> {
+  const tiers = index.columns
+    .slice(0, -1)
+    .map(
+      (_column, position) =>
+        sql`when ${documentMatches(dialect, index, alias, query, position + 1)} then ${sql.lit(position + 1)}`,
+    );
+  return sql<number>`case when ${exact} then 0 ${sql.join(tiers, sql` `)} else ${sql.lit(index.columns.length)} end`;
+}
+
+/**
+ * The number of documents matching the query. SQLite counts in the FTS index alone (reading the wide document rows
+ * would cost a page read per match: measured 2 ms against 340 ms for 38k matches among 180k servers).
+ */
+export async function countMatches(
+  db: Kysely<DB> | Transaction<DB>,
+  dialect: DialectName,
+  index: DocumentIndex,
+  query: SearchQuery,
+): Promise<number> {
+  const counted =
+    dialect === 'postgres'
+      ? sql<{
+          count: string | number;
+        }>`select count(*) as count from ${sql.table(index.table)} where document @@ to_tsquery('simple', ${tsText(query)})`
+      : sql<{
+          count: string | number;
+        }>`select count(*) as count from ${sql.table(index.fts)} where ${sql.table(index.fts)} match ${ftsText(query)}`;
+  const { rows } = await counted.execute(db);
+  return Number(rows[0]?.count ?? 0);
+}
+
+/** The query's words as stored text: equal to a name_text when the name is exactly what was asked. */
+export const queryText = (query: SearchQuery): string => query.terms.join(' ');

@@ -1,0 +1,111 @@
+// Which resources a search matches, and how relevant each is, as SQL on either dialect. Matching is the full-text
+// index (FTS5 on SQLite, the GIN-indexed tsvector on PostgreSQL); the relevance score is computed from the
+// document's folded text columns with the same string functions on both dialects, so both order the same
+// inputs the same way (their native rankers, bm25 and ts_rank, do not agree with each other).
+import { sql } from 'kysely';
+import type { RawBuilder, SqlBool } from 'kysely';
+import type { DialectName } from '../../core/db/database.js';
+import { ftsMatch, tsQueryText } from './match.js';
+import type { SearchQuery } from './text.js';
+
+/** A full-text search, or (PostgreSQL) the trigram fallback on names when it found nothing. */
+export type SearchMatch =
+  { kind: 'words'; query: SearchQuery } | { kind: 'similar'; text: string; trigramSchema: string };
+
+/** Field tiers: each is 3× the next, and popularity multiplies by less than 3, so it never crosses a tier. */
+export const FIELD_WEIGHTS = { name: 27, keywords: 9, body: 3, owner: 1 } as const;
+/** Popularity: 1 + min(ln(1 + downloads) + 2·ln(1 + likes), POPULARITY_CAP) / POPULARITY_SCALE (1 to < 3). */
+export const POPULARITY_CAP = 30;
+export const POPULARITY_SCALE = 16;
+
+/** The ids of the matching documents' resources (every document is an APPROVED resource's). */
+export function matchingResourceIds(dialect: DialectName, match: SearchMatch): RawBuilder<unknown> {
+  if (match.kind === 'similar') {
+    return sql`select resource_id from resource_search
+      where ${match.text} operator(${sql.id(match.trigramSchema)}.<%) name_text`;
+  }
+  if (dialect === 'postgres') {
+    return sql`select resource_id from resource_search
+      where document @@ to_tsquery('simple', ${tsQueryText(match.query)})`;
+  }
+  return sql`select resource_id from resource_search indexed by resource_search_doc_idx where doc_id in (
+    select rowid from resource_search_fts where resource_search_fts match ${ftsMatch(match.query)})`;
+}
+
+/** One row per matching document, read from the index alone where the dialect allows (for counting). */
+export function matchingDocuments(dialect: DialectName, match: SearchMatch): RawBuilder<unknown> {
+  if (dialect === 'sqlite' && match.kind === 'words') {
+    return sql`select rowid from resource_search_fts where resource_search_fts match ${ftsMatch(match.query)}`;
+  }
+  return matchingResourceIds(dialect, match);
+}
+
+export type MatchPlan = 'walk' | 'gather';
+
+/**
+ * `resources` is one of the matches. SQLite, walking a sort index: each row is looked up in the documents by
+ * resource id (a covering index) and its doc_id checked against the match list, read once from FTS5; the unary
+ * + keeps SQLite from probing the index once per list entry instead. Otherwise the matches' ids drive.
+ */
+export function matchCondition(
+  dialect: DialectName,
+  match: SearchMatch,
+  plan?: MatchPlan,
+): RawBuilder<SqlBool> {
+  if (dialect === 'sqlite' && plan === 'walk' && match.kind === 'words') {
+    return sql<SqlBool>`exists (select 1 from resource_search ws where ws.resource_id = resources.id
+      and +ws.doc_id in (${matchingDocuments(dialect, match)}))`;
+  }
+  return sql<SqlBool>`resources.id in (${matchingResourceIds(dialect, match)})`;
+}
+
+/**
+ * Whether a folded text column has the term as a word (or, typed last, as the start of a word). The columns hold
+ * words separated by single spaces, so a word is a space-delimited substring: exactly what the index matched.
+ */
+function has(dialect: DialectName, column: string, term: string, prefix: boolean): RawBuilder<SqlBool> {
+  const find = sql.raw(dialect === 'postgres' ? 'strpos' : 'instr');
+  const ref = sql.ref(column);
+  return prefix
+    ? sql<SqlBool>`${find}(' ' || ${ref}, ${` ${term}`}) > 0`
+    : sql<SqlBool>`${find}(' ' || ${ref} || ' ', ${` ${term} `}) > 0`;
+}
+
+/**
+ * The text score of a document (alias `s`): per query word, the weight of the best field it occurs in (name >
+ * tags, categories, short description > description > owner). A word that is not in the name or keywords counts
+ * as a description word unless it is in the owner's names and not in the description: the long description is
+ * searched only in that rare case.
+ */
+export function textScore(dialect: DialectName, query: SearchQuery): RawBuilder<number> {
+  const last = query.terms.length - 1;
+  const parts = query.terms.map((term, index) => {
+    const prefix = query.prefixLast && index === last;
+    const inField = (column: string) => has(dialect, `s.${column}`, term, prefix);
+    return sql`(case
+      when ${inField('name_text')} then ${sql.lit(FIELD_WEIGHTS.name)}
+      when ${inField('keywords_text')} then ${sql.lit(FIELD_WEIGHTS.keywords)}
+      when ${inField('owner_text')} and not ${inField('body_text')} then ${sql.lit(FIELD_WEIGHTS.owner)}
+      else ${sql.lit(FIELD_WEIGHTS.body)} end)`;
+  });
+  return sql<number>`(${sql.join(parts, sql` + `)})`;
+}
+
+/** The popularity multiplier of a resource row (`resources`), from 1 to just under 3. */
+export function popularity(dialect: DialectName): RawBuilder<number> {
+  if (dialect === 'postgres') {
+    return sql<number>`(1 + least(ln((1 + resources.downloads)::float8) + 2 * ln((1 + resources.like_count)::float8),
+      ${sql.lit(POPULARITY_CAP)}) / ${sql.lit(POPULARITY_SCALE)}::float8)`;
+  }
+  return sql<number>`(1 + min(ln(1 + resources.downloads) + 2 * ln(1 + resources.like_count),
+    ${sql.lit(POPULARITY_CAP)}) / ${sql.lit(POPULARITY_SCALE)}.0)`;
+}
+
+/** Relevance of a matched document (`s`) of a resource (`resources`): text score × popularity. */
+export function relevance(dialect: DialectName, match: SearchMatch): RawBuilder<number> {
+  if (match.kind === 'similar') {
+    const similarity = sql.id(match.trigramSchema, 'word_similarity');
+    return sql<number>`(${similarity}(${match.text}, s.name_text) * ${popularity(dialect)})`;
+  }
+  return sql<number>`(${textScore(dialect, match.query)} * ${popularity(dialect)})`;
+}

@@ -1,0 +1,63 @@
+// Totals of GET /resources that no whole-table count pays for. Rules (also in the OpenAPI description):
+// - no search, no catalog filter: the status or per-type counter (resources.repo.ts);
+// - no search, one value of one catalog filter (with or without type): that value's counter
+//   (resource_facet_counts, kept by triggers on the search documents);
+// - otherwise the matches are counted through the indexes (the full-text index, the link tables), in time
+//   proportional to the matches, stopping at SEARCH_LIMITS.countCap: past it `total` is that lower bound and
+//   `totalExact` is false.
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { DialectName } from '../../core/db/database.js';
+import type { DB } from '../../core/db/schema.js';
+import { resourceFilterCondition } from '../resources/resource-views.repo.js';
+import type { ResourceFilter } from '../resources/resource-views.repo.js';
+import { readFacetCount, SEARCH_LIMITS } from './resource-facets.js';
+import { matchingDocuments } from './resource-match.js';
+
+export interface Total {
+  total: number;
+  exact: boolean;
+}
+
+const catalogFilters = (filter: ResourceFilter) =>
+  [filter.tagIds, filter.categoryIds, filter.gameVersionIds].filter((ids) => ids !== undefined);
+
+/** The counter that answers this filter exactly, if one does. */
+async function fromCounter(db: Kysely<DB>, filter: ResourceFilter): Promise<number | undefined> {
+  if (filter.match !== undefined) return undefined;
+  const lists = catalogFilters(filter);
+  if (lists.length !== 1 || lists[0]!.length !== 1) return undefined;
+  const scope = filter.type ?? '';
+  if (filter.tagIds !== undefined) return readFacetCount(db, 'tag', scope, filter.tagIds[0]!);
+  // A category has one type; with a type filter the category filter was resolved within that type.
+  if (filter.categoryIds !== undefined) return readFacetCount(db, 'category', '', filter.categoryIds[0]!);
+  return readFacetCount(db, 'version', scope, filter.gameVersionIds![0]!);
+}
+
+export async function countMatches(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  filter: ResourceFilter,
+): Promise<Total> {
+  const counted = await fromCounter(db, filter);
+  if (counted !== undefined) return { total: counted, exact: true };
+  const cap = SEARCH_LIMITS.countCap;
+  const searchOnly =
+    filter.match !== undefined && filter.type === undefined && catalogFilters(filter).length === 0;
+  // A search alone counts index entries only; anything else checks the rows the filter names.
+  // The matches drive (plan 'gather'), never a walk of a whole index with the filters as probes.
+  const gathered: ResourceFilter = { ...filter, plan: 'gather' };
+  const matches = searchOnly
+    ? sql`select 1 as one from (${matchingDocuments(dialect, filter.match!)}) m limit ${cap + 1}`
+    : db
+        .selectFrom('resources')
+        .select(sql.lit(1).as('one'))
+        .where((eb) => resourceFilterCondition(eb, dialect, gathered))
+        .limit(cap + 1);
+  const row = await db
+    .selectFrom(sql`(${matches})`.as('m'))
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  const count = Number(row.count);
+  return count > cap ? { total: cap, exact: false } : { total: count, exact: true };
+}

@@ -1,0 +1,240 @@
+// The public directory's pages and totals (GET /servers): APPROVED servers, filtered by the full-text search
+// (server_search), categories and tags, and sorted. The default (unfiltered) pages are prepared once.
+import { sql } from 'kysely';
+import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
+import type { DialectName } from '../../core/db/database.js';
+import { prepared } from '../../core/db/prepared.js';
+import type { DB } from '../../core/db/schema.js';
+import { countMatches, documentMatches, queryText, relevanceTier } from '../search/directory-match.js';
+import { catalogFacet } from '../search/facets-catalog.js';
+import type { CatalogFacet } from '../search/facets-catalog.js';
+import { SERVER_INDEX } from '../search/server-documents.js';
+import type { SearchQuery } from '../search/text.js';
+import { cards, sorted } from './server-reads.repo.js';
+import type { ServerCardRow, ServerSort } from './server-reads.repo.js';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+
+const approvedPage = (sort: Exclude<ServerSort, 'relevance'>) =>
+  prepared<ServerCardRow, [number, number]>(2, (db, dialect, limit, offset) =>
+    sorted(cards(db, dialect).where('servers.status', '=', 'APPROVED'), sort)
+      // prepared() swaps these placeholders for the numbers at run time.
+      .limit(limit as unknown as number)
+      .offset(offset as unknown as number),
+  );
+
+const APPROVED_PAGES: Record<Exclude<ServerSort, 'relevance'>, ReturnType<typeof approvedPage>> = {
+  rank: approvedPage('rank'),
+  players: approvedPage('players'),
+  newest: approvedPage('newest'),
+  votes: approvedPage('votes'),
+};
+
+export interface ServerFilter {
+  /** Parsed (search/text.ts); absent when the search has no word. */
+  search?: SearchQuery;
+  categoryIds?: readonly string[];
+  tagIds?: readonly string[];
+}
+
+export const isUnfiltered = (filter: ServerFilter): boolean =>
+  filter.search === undefined &&
+  (filter.categoryIds ?? []).length === 0 &&
+  (filter.tagIds ?? []).length === 0;
+
+/**
+ * Conditions on `servers` for a filter: APPROVED, the full-text search (every word, the last as a prefix; only
+ * APPROVED servers have a document), any of the categories, any of the tags.
+ */
+export function filterConditions(dialect: DialectName, filter: ServerFilter) {
+  return (eb: ExpressionBuilder<DB, 'servers'>): Expression<SqlBool> => {
+    const conditions: Expression<SqlBool>[] = [eb('servers.status', '=', 'APPROVED')];
+    if (filter.search !== undefined) {
+      conditions.push(
+        eb(
+          'servers.id',
+          'in',
+          eb
+            .selectFrom('server_search')
+            .select('server_search.server_id')
+            .where(documentMatches(dialect, SERVER_INDEX, 'server_search', filter.search)),
+        ),
+      );
+    }
+    // `in`, not a correlated `exists`: the planner may then start from the links of the asked ids.
+    const categoryIds = filter.categoryIds ?? [];
+    if (categoryIds.length > 0) {
+      conditions.push(
+        eb(
+          'servers.id',
+          'in',
+          eb
+            .selectFrom('server_category_links')
+            .select('server_category_links.server_id')
+            .where('server_category_links.category_id', 'in', categoryIds),
+        ),
+      );
+    }
+    const tagIds = filter.tagIds ?? [];
+    if (tagIds.length > 0) {
+      conditions.push(
+        eb(
+          'servers.id',
+          'in',
+          eb
+            .selectFrom('server_tag_links')
+            .select('server_tag_links.server_id')
+            .where('server_tag_links.tag_id', 'in', tagIds),
+        ),
+      );
+    }
+    return eb.and(conditions);
+  };
+}
+
+/**
+ * A page of APPROVED servers, filtered and sorted. `relevance` (with a search) orders by relevance tier
+ * (search/directory-match.ts: exact name, all words in the name, in name + tags/categories/short description,
+ * + description, anywhere incl. the owner's names), then by rank; without a search it is the rank order.
+ */
+export async function listApprovedServers(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  filter: ServerFilter,
+  sort: ServerSort,
+  limit: number,
+  offset: number,
+): Promise<ServerCardRow[]> {
+  const search = filter.search;
+  if (sort !== 'relevance' || search === undefined) {
+    const order = sort === 'relevance' ? 'rank' : sort;
+    if (isUnfiltered(filter)) return APPROVED_PAGES[order](db, dialect, limit, offset);
+    const page = sorted(cards(db, dialect).where(filterConditions(dialect, filter)), order);
+    return cardsOf(
+      db,
+      dialect,
+      await page.clearSelect().select('servers.id').limit(limit).offset(offset).execute(),
+    );
+  }
+  const { search: _matched, ...rest } = filter;
+  const tier = relevanceTier(
+    dialect,
+    SERVER_INDEX,
+    'server_search',
+    search,
+    sql<SqlBool>`${sql.ref('server_search.name_text')} = ${queryText(search)}`,
+  );
+  const page = await db
+    .selectFrom('server_search')
+    .innerJoin('servers', 'servers.id', 'server_search.server_id')
+    .select('servers.id')
+    .where(documentMatches(dialect, SERVER_INDEX, 'server_search', search))
+    .where(filterConditions(dialect, rest))
+    .orderBy(tier)
+    .orderBy('servers.rank', (ob) => ob.asc().nullsLast())
+    .orderBy('servers.id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return cardsOf(db, dialect, page);
+}
+
+/**
+ * The cards of a page of ids, in that order. A filtered page picks its ids first and only then reads the cards:
+ * SQLite computes a row's select list (the tags and categories subqueries) before sorting, so a one-step query
+ * would compute them for every match, not for the page.
+ */
+async function cardsOf(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  page: ReadonlyArray<{ id: string }>,
+): Promise<ServerCardRow[]> {
+  if (page.length === 0) return [];
+  const rows = (await cards(db, dialect)
+    .where(
+      'servers.id',
+      'in',
+      page.map((row) => row.id),
+    )
+    .execute()) as ServerCardRow[];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return page.flatMap((row) => byId.get(row.id) ?? []);
+}
+
+/**
+ * The number of APPROVED servers matching a filter (only asked for filtered lists), in time proportional to the
+ * matches: the full-text match count for a search alone (only APPROVED servers have a document), the maintained
+ * usage count for one tag or one category alone, otherwise a count driven by the matches or the links.
+ */
+export async function countApprovedServers(
+  db: Executor,
+  dialect: DialectName,
+  filter: ServerFilter,
+): Promise<number> {
+  const tagIds = [...new Set(filter.tagIds ?? [])];
+  const categoryIds = [...new Set(filter.categoryIds ?? [])];
+  if (filter.search !== undefined && tagIds.length + categoryIds.length === 0) {
+    return countMatches(db, dialect, SERVER_INDEX, filter.search);
+  }
+  if (filter.search === undefined && tagIds.length + categoryIds.length === 1) {
+    const row =
+      tagIds.length === 1
+        ? await db
+            .selectFrom('server_tags')
+            .select('usage_count')
+            .where('id', '=', tagIds[0]!)
+            .executeTakeFirst()
+        : await db
+            .selectFrom('server_categories')
+            .select('usage_count')
+            .where('id', '=', categoryIds[0]!)
+            .executeTakeFirst();
+    return Number(row?.usage_count ?? 0);
+  }
+  const row = await db
+    .selectFrom('servers')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where(filterConditions(dialect, filter))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export const SERVER_FACETS = ['tags', 'categories'] as const;
+export type ServerFacet = (typeof SERVER_FACETS)[number];
+
+const FACETS: Record<ServerFacet, CatalogFacet> = {
+  tags: {
+    links: 'server_tag_links',
+    object: 'server_id',
+    entry: 'tag_id',
+    catalog: 'server_tags',
+    key: 'slug',
+    usage: 'usage_count',
+  },
+  categories: {
+    links: 'server_category_links',
+    object: 'server_id',
+    entry: 'category_id',
+    catalog: 'server_categories',
+    key: 'slug',
+    usage: 'usage_count',
+  },
+};
+
+/**
+ * Facet counts over every APPROVED server matching the filter (all of its filters apply, as in Meilisearch, the
+ * facet's own included); without any filter they are the catalogs' maintained usage counts.
+ */
+export async function serverFacets(
+  db: Executor,
+  dialect: DialectName,
+  filter: ServerFilter,
+  names: readonly ServerFacet[],
+): Promise<Partial<Record<ServerFacet, Record<string, number>>>> {
+  const matching = isUnfiltered(filter)
+    ? null
+    : db.selectFrom('servers').select('servers.id').where(filterConditions(dialect, filter));
+  const out: Partial<Record<ServerFacet, Record<string, number>>> = {};
+  for (const name of names) out[name] = await catalogFacet(db, FACETS[name], matching);
+  return out;
+}

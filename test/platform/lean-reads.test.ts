@@ -1,0 +1,167 @@
+// The lean read path (issue 18): the hot authenticated reads take one statement for the credential and one for
+// the answer (badges joined into profiles, the tag total beside the tag page), and the PostgreSQL pool size is a
+// setting. Statements are counted through /metrics (db_query_duration_seconds_count), so a read that goes back
+// to two round trips fails here.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, defaultPoolSize, loadConfig } from '../../src/config.js';
+import { awardOk, createBadge } from '../badges/helpers.js';
+import type { BadgeBody } from '../badges/helpers.js';
+import { buildTestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
+import { createUser } from '../helpers/factories.js';
+import type { TestUser } from '../helpers/factories.js';
+
+let t: TestApp;
+let admin: TestUser;
+let moderator: TestUser;
+
+beforeAll(async () => {
+  t = await buildTestApp({ METRICS: 'on' });
+  [admin, moderator] = await Promise.all([
+    createUser(t.app, { role: 'ADMIN' }),
+    createUser(t.app, { role: 'MODERATOR' }),
+  ]);
+});
+afterAll(async () => t.close());
+
+/** Statements run so far, every kind (select, insert, update, delete, other). */
+async function statements(): Promise<number> {
+  const response = await t.app.inject({ method: 'GET', url: '/metrics' });
+  expect(response.statusCode).toBe(200);
+  let total = 0;
+  for (const match of response.body.matchAll(/^db_query_duration_seconds_count\{[^}]*\} (\d+)$/gm)) {
+    total += Number(match[1]);
+  }
+  return total;
+}
+
+/** The request's answer and how many statements it ran, less those of a scrape (the webhook backlog gauges). */
+async function counted(url: string, headers: Record<string, string> = {}) {
+  // Once before: the first use of a credential records its last use (a write, at most once a minute).
+  await t.app.inject({ method: 'GET', url, headers });
+  const first = await statements();
+  const before = await statements();
+  const response = await t.app.inject({ method: 'GET', url, headers });
+  const after = await statements();
+  return { response, statements: after - before - (before - first) };
+}
+
+/** A user holding two badges, the newer one awarded a minute after the older. */
+async function userWithBadges(): Promise<{ user: TestUser; newer: BadgeBody; older: BadgeBody }> {
+  const user = await createUser(t.app);
+  const older = await createBadge(t.app, admin, { color: '#123456' });
+  const newer = await createBadge(t.app, admin);
+  await awardOk(t.app, moderator, older.id, user.id);
+  t.clock.advance(60_000);
+  await awardOk(t.app, moderator, newer.id, user.id);
+  return { user, newer, older };
+}
+
+describe('statements per hot read', () => {
+  it('GET /users/me: the key lookup and the profile with its badges, newest award first', async () => {
+    const { user, newer, older } = await userWithBadges();
+    const { response, statements: count } = await counted('/users/me', user.headers);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().badges.map((badge: { id: string }) => badge.id)).toEqual([newer.id, older.id]);
+    expect(response.json().badges[1]).toMatchObject({ color: '#123456', name: older.name });
+    expect(response.json().badges[0].awardedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(count).toBe(2);
+  });
+
+  it('a public profile read with credentials: one statement besides the key, badges and isFollowing', async () => {
+    const { user, newer, older } = await userWithBadges();
+    const viewer = await createUser(t.app);
+    const follow = await t.app.inject({
+      method: 'POST',
+      url: `/users/${user.id}/follow`,
+      headers: viewer.headers,
+    });
+    expect(follow.statusCode, follow.body).toBe(200);
+    for (const url of [`/users/${user.id}`, `/users/username/${user.username}`]) {
+      const { response, statements: count } = await counted(url, viewer.headers);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json().isFollowing).toBe(true);
+      expect(response.json().badges.map((badge: { id: string }) => badge.id)).toEqual([newer.id, older.id]);
+      expect(count, url).toBe(2);
+    }
+  });
+
+  it('a deactivated badge leaves the joined badges at once', async () => {
+    const { user, newer, older } = await userWithBadges();
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: `/badges/${newer.id}`,
+      headers: admin.headers,
+      payload: { isActive: false },
+    });
+    expect(patch.statusCode, patch.body).toBe(200);
+    const me = await t.app.inject({ method: 'GET', url: '/users/me', headers: user.headers });
+    expect(me.json().badges.map((badge: { id: string }) => badge.id)).toEqual([older.id]);
+  });
+
+  it('GET /resource-tags: the page and its total in one statement; a page past the end keeps the total', async () => {
+    const { response, statements: count } = await counted('/resource-tags?limit=5');
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json();
+    expect(body.tags).toHaveLength(5);
+    expect(body.total).toBeGreaterThan(5);
+    expect(body.meta).toEqual({ total: body.total, limit: 5, offset: 0 });
+    expect(count).toBe(1);
+    const all = await t.app.inject({ method: 'GET', url: '/resource-tags?limit=100' });
+    expect(all.json().tags).toHaveLength(body.total);
+    const past = await t.app.inject({ method: 'GET', url: '/resource-tags?offset=10000' });
+    expect(past.statusCode, past.body).toBe(200);
+    expect(past.json()).toMatchObject({ tags: [], total: body.total });
+  });
+
+  it('a revoked key is refused on the very next request (the lookup is prepared, never kept)', async () => {
+    const user = await createUser(t.app);
+    expect((await t.app.inject({ method: 'GET', url: '/users/me', headers: user.headers })).statusCode).toBe(
+      200,
+    );
+    const keys = await t.app.inject({ method: 'GET', url: '/users/me/api-keys', headers: user.headers });
+    const [key] = keys.json().apiKeys as Array<{ id: string }>;
+    const revoke = await t.app.inject({
+      method: 'DELETE',
+      url: `/users/me/api-keys/${key!.id}`,
+      headers: user.headers,
+    });
+    expect(revoke.statusCode, revoke.body).toBe(204);
+    const after = await t.app.inject({ method: 'GET', url: '/users/me', headers: user.headers });
+    expect(after.statusCode).toBe(401);
+  });
+});
+
+describe('DATABASE_POOL_SIZE', () => {
+  const env = (extra: Record<string, string> = {}) => ({
+    DATA_DIR: '/tmp/marketplace-pool-size-test',
+    SECRET: 'a-secret-of-at-least-thirty-two-characters!',
+    DATABASE_URL: ':memory:',
+    ...extra,
+  });
+
+  it('defaults to 4 connections per CPU, at least 4 and at most 20', () => {
+    expect([1, 2, 3, 5, 8, 64].map((cpus) => defaultPoolSize(cpus))).toEqual([4, 8, 12, 20, 20, 20]);
+    expect(loadConfig(env()).databasePoolSize).toBe(defaultPoolSize());
+  });
+
+  it('reads an explicit size and refuses sizes out of 1–1000 or not whole', () => {
+    expect(loadConfig(env({ DATABASE_POOL_SIZE: '3' })).databasePoolSize).toBe(3);
+    for (const bad of ['0', '1001', 'ten', '2.5', '-1']) {
+      expect(() => loadConfig(env({ DATABASE_POOL_SIZE: bad })), bad).toThrow(ConfigError);
+      expect(() => loadConfig(env({ DATABASE_POOL_SIZE: bad })), bad).toThrow(/DATABASE_POOL_SIZE/);
+    }
+  });
+
+  it('sizes the PostgreSQL pool of the running app (SQLite has none)', async () => {
+    const sized = await buildTestApp({ DATABASE_POOL_SIZE: '3' });
+    try {
+      const { database } = sized.app.context;
+      if (database.dialect === 'postgres') expect(database.pool?.options.max).toBe(3);
+      else expect(database.pool).toBeUndefined();
+      expect((await sized.app.inject({ method: 'GET', url: '/resource-tags' })).statusCode).toBe(200);
+    } finally {
+      await sized.close();
+    }
+  });
+});

@@ -1,0 +1,408 @@
+// The resource search index kept in step (issue 17): every write that changes what a resource's document holds,
+// or whether it has one, rewrites it in the same transaction: creation, edits (text, tags, categories),
+// resubmission, every moderation move, deletion (a cascaded delete on SQLite must reach the FTS5 index too),
+// catalog renames and deletions. After every test the whole index is compared with what a rebuild would write,
+// and on SQLite FTS5 checks its index against its content table. Rebuilds restore a wiped or stale index.
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ftsMatch, tsQueryText } from '../../src/modules/search/match.js';
+import { rebuildResourceSearch } from '../../src/modules/search/rebuild.js';
+import { resourceDocument, selectResourceSources } from '../../src/modules/search/resource-documents.js';
+import { indexText, parseSearch } from '../../src/modules/search/text.js';
+import { buildTestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
+import { createUser } from '../helpers/factories.js';
+import type { TestUser } from '../helpers/factories.js';
+import { expectError } from '../helpers/http.js';
+import { createResource, moderate, readCatalogs } from '../resources/helpers.js';
+import type { Catalogs, ResourceBody } from '../resources/helpers.js';
+
+let t: TestApp;
+let owner: TestUser;
+let moderator: TestUser;
+let admin: TestUser;
+let catalogs: Catalogs;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  [owner, moderator, admin] = await Promise.all([
+    createUser(t.app),
+    createUser(t.app, { role: 'MODERATOR' }),
+    createUser(t.app, { role: 'ADMIN' }),
+  ]);
+  catalogs = await readCatalogs(t.app);
+});
+afterAll(async () => t?.close());
+afterEach(async () => expectIndexInStep());
+
+const db = () => t.app.context.database.db;
+const dialect = () => t.app.context.database.dialect;
+
+/** A word no other test uses, so each test's matches are its own. */
+let wordSequence = 0;
+const word = (stem: string) => `${stem}${(wordSequence += 1)}q`;
+
+/** The resources a full-text query matches, read straight from the index the way each dialect searches. */
+async function matches(query: string): Promise<string[]> {
+  const parsed = parseSearch(query);
+  if (parsed === null) throw new Error(`no words in ${query}`);
+  const rows =
+    dialect() === 'sqlite'
+      ? await sql<{ resource_id: string }>`
+          select s.resource_id from resource_search_fts f join resource_search s on s.doc_id = f.rowid
+          where resource_search_fts match ${ftsMatch(parsed)}`.execute(db())
+      : await sql<{ resource_id: string }>`
+          select resource_id from resource_search where document @@ to_tsquery('simple', ${tsQueryText(parsed)})`.execute(
+          db(),
+        );
+  return rows.rows.map((row) => row.resource_id).sort();
+}
+
+const documentOf = (id: string) =>
+  db()
+    .selectFrom('resource_search')
+    .select(['name_text', 'keywords_text', 'body_text', 'owner_text'])
+    .where('resource_id', '=', id)
+    .executeTakeFirst();
+
+/**
+ * The index holds exactly one document per APPROVED resource, each equal to what it is made from now; on SQLite
+ * the FTS5 index also agrees with its content table (rank 1: compare against the external content).
+ */
+async function expectIndexInStep(): Promise<void> {
+  const [sources, stored] = await Promise.all([
+    selectResourceSources(db()).where('resources.status', '=', 'APPROVED').execute(),
+    db().selectFrom('resource_search').selectAll().execute(),
+  ]);
+  const expected = sources.map(resourceDocument).sort((a, b) => a.resource_id.localeCompare(b.resource_id));
+  const actual = stored
+    .map(({ doc_id: _doc, ...rest }) => {
+      const { document: _vector, ...columns } = rest as typeof rest & { document?: unknown };
+      return columns;
+    })
+    .sort((a, b) => a.resource_id.localeCompare(b.resource_id));
+  expect(actual).toEqual(expected);
+  // The facet counts the index's triggers keep (rebuilds empty and refill them) agree with the documents.
+  const counted = new Map<string, number>();
+  for (const document of expected) {
+    for (const key of JSON.parse(document.facet_keys) as string[][]) {
+      counted.set(key.join('|'), (counted.get(key.join('|')) ?? 0) + 1);
+    }
+  }
+  const counts = await db().selectFrom('resource_facet_counts').selectAll().execute();
+  const kept = new Map(
+    counts
+      .filter((row) => Number(row.resource_count) !== 0)
+      .map((row) => [[row.facet, row.scope, row.value].join('|'), Number(row.resource_count)]),
+  );
+  expect(kept).toEqual(counted);
+  if (dialect() === 'sqlite') {
+    await sql`insert into resource_search_fts(resource_search_fts, rank) values ('integrity-check', 1)`.execute(
+      db(),
+    );
+  }
+}
+
+async function patch(id: string, payload: Record<string, unknown>, as: TestUser = owner) {
+  return t.app.inject({ method: 'PATCH', url: `/resources/${id}`, headers: as.headers, payload });
+}
+
+async function approvedResource(body: Record<string, unknown> = {}): Promise<ResourceBody> {
+  const created = await createResource(t.app, owner, body);
+  return moderate(t.app, moderator, created.id, 'APPROVE');
+}
+
+const tagId = (slug: string) => catalogs.tags.find((tag) => tag.slug === slug)!.id;
+const modCategory = () => catalogs.categories.find((category) => category.resourceType === 'MOD')!;
+
+describe('creation and approval', () => {
+  it('a new (PENDING) resource has no document; approval writes one with every weighted field', async () => {
+    const [name, short, body, tagged] = [word('glimmer'), word('brook'), word('lantern'), catalogs.tags[0]!];
+    const created = await createResource(t.app, owner, {
+      name: `Épée ${name}`,
+      shortDescription: `About ${short}`,
+      description: `# Title\n\nSome ${body} text with a [link](https://example.com/hidden${body}).`,
+      tagIds: [tagged.id],
+      categoryIds: [modCategory().id],
+    });
+    expect(created.status).toBe('PENDING');
+    expect(await documentOf(created.id)).toBeUndefined();
+    expect(await matches(name)).toEqual([]);
+
+    await moderate(t.app, moderator, created.id, 'APPROVE');
+    const document = await documentOf(created.id);
+    expect(document).toMatchObject({ name_text: `epee ${name}`, owner_text: indexText(owner.username) });
+    expect(document!.keywords_text).toContain(short);
+    expect(document!.keywords_text).toContain(tagged.name.toLowerCase());
+    expect(document!.keywords_text).toContain(modCategory().name.toLowerCase());
+    expect(document!.body_text).toContain(body);
+    expect(document!.body_text).not.toContain('example');
+    for (const query of [name, short, body, `EPEE ${name.slice(0, 4)}`, owner.username]) {
+      expect(await matches(query), query).toContain(created.id);
+    }
+  });
+});
+
+describe('edits', () => {
+  it('PATCH of name, short description and description rewrites the document', async () => {
+    const [before, after, short, body] = [word('amber'), word('cobalt'), word('meadow'), word('thistle')];
+    const resource = await approvedResource({ name: `Pack ${before}` });
+    expect(await matches(before)).toEqual([resource.id]);
+
+    const response = await patch(resource.id, {
+      name: `Pack ${after}`,
+      shortDescription: `Now ${short}`,
+      description: `Long ${body}`,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(await matches(before)).toEqual([]);
+    for (const query of [after, short, body]) expect(await matches(query), query).toEqual([resource.id]);
+  });
+
+  it('PATCH of tags and categories rewrites the keywords', async () => {
+    const name = word('harbor');
+    const [first, second] = [catalogs.tags[1]!, catalogs.tags[2]!];
+    const resource = await approvedResource({ name: `Docks ${name}`, tagIds: [first.id] });
+    expect(await matches(`${name} ${first.name}`)).toEqual([resource.id]);
+
+    const response = await patch(resource.id, { tagIds: [second.id], categoryIds: [modCategory().id] });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(await matches(`${name} ${first.name}`)).toEqual([]);
+    expect(await matches(`${name} ${second.name}`)).toEqual([resource.id]);
+    expect(await matches(`${name} ${modCategory().name}`)).toEqual([resource.id]);
+  });
+
+  it('a PATCH that fails (an unknown tag id: 400) leaves the document as it was', async () => {
+    const name = word('quarry');
+    const resource = await approvedResource({
+      name: `Stone ${name}`,
+      tagIds: [tagId(catalogs.tags[0]!.slug)],
+    });
+    const before = await documentOf(resource.id);
+    expectError(await patch(resource.id, { name: `Other ${word('x')}`, tagIds: ['no-such-tag'] }), 400);
+    expect(await documentOf(resource.id)).toEqual(before);
+    expect(await matches(name)).toEqual([resource.id]);
+  });
+
+  it('a REJECTED resource loses its document; resubmitting by an edit keeps none until approved again', async () => {
+    const [name, renamed] = [word('falcon'), word('osprey')];
+    const resource = await approvedResource({ name: `Bird ${name}` });
+    await moderate(t.app, moderator, resource.id, 'REJECT', 'needs work');
+    expect(await documentOf(resource.id)).toBeUndefined();
+    expect(await matches(name)).toEqual([]);
+
+    const response = await patch(resource.id, { name: `Bird ${renamed}` });
+    expect(response.statusCode, response.body).toBe(200);
+    expect((response.json() as ResourceBody).status).toBe('PENDING');
+    expect(await documentOf(resource.id)).toBeUndefined();
+
+    await moderate(t.app, moderator, resource.id, 'APPROVE');
+    expect(await matches(renamed)).toEqual([resource.id]);
+    expect(await matches(name)).toEqual([]);
+  });
+});
+
+describe('moderation', () => {
+  it('SUSPEND removes the document and UNSUSPEND brings it back; a PENDING suspension writes none', async () => {
+    const name = word('ember');
+    const resource = await approvedResource({ name: `Fire ${name}` });
+    await moderate(t.app, moderator, resource.id, 'SUSPEND', 'checking');
+    expect(await matches(name)).toEqual([]);
+    await moderate(t.app, moderator, resource.id, 'UNSUSPEND');
+    expect(await matches(name)).toEqual([resource.id]);
+
+    const pendingName = word('cinder');
+    const pending = await createResource(t.app, owner, { name: `Ash ${pendingName}` });
+    await moderate(t.app, moderator, pending.id, 'SUSPEND', 'spam');
+    expect(await documentOf(pending.id)).toBeUndefined();
+    await moderate(t.app, moderator, pending.id, 'UNSUSPEND');
+    expect(await matches(pendingName)).toEqual([pending.id]);
+  });
+
+  it('a refused transition (409) leaves the index as it was', async () => {
+    const name = word('glacier');
+    const resource = await approvedResource({ name: `Ice ${name}` });
+    const response = await t.app.inject({
+      method: 'PATCH',
+      url: `/resources/moderation/${resource.id}/moderate`,
+      headers: moderator.headers,
+      payload: { action: 'UNSUSPEND' },
+    });
+    expectError(response, 409);
+    expect(await matches(name)).toEqual([resource.id]);
+  });
+});
+
+describe('deletion', () => {
+  it('deleting a resource removes its document (a cascaded delete reaches the FTS index)', async () => {
+    const name = word('meteor');
+    const resource = await approvedResource({ name: `Sky ${name}` });
+    expect(await matches(name)).toEqual([resource.id]);
+    const response = await t.app.inject({
+      method: 'DELETE',
+      url: `/resources/${resource.id}`,
+      headers: owner.headers,
+    });
+    expect(response.statusCode, response.body).toBeLessThan(300);
+    expect(await documentOf(resource.id)).toBeUndefined();
+    expect(await matches(name)).toEqual([]);
+  });
+});
+
+describe('catalog changes', () => {
+  async function createTag(name: string, slug: string) {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/resource-tags',
+      headers: admin.headers,
+      payload: { name, slug },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json() as { id: string; name: string; slug: string };
+  }
+
+  it('renaming a tag rewrites the documents of the approved resources that carry it; deleting it removes it', async () => {
+    const [old, renamed] = [word('sprocket'), word('flywheel')];
+    const tag = await createTag(`Tag ${old}`, `tag-${old}`);
+    const approved = await approvedResource({ tagIds: [tag.id] });
+    const pending = await createResource(t.app, owner, { tagIds: [tag.id] });
+    expect(await matches(old)).toEqual([approved.id]);
+
+    const rename = await t.app.inject({
+      method: 'PATCH',
+      url: `/resource-tags/${tag.id}`,
+      headers: admin.headers,
+      payload: { name: `Tag ${renamed}` },
+    });
+    expect(rename.statusCode, rename.body).toBe(200);
+    expect(await matches(old)).toEqual([]);
+    expect(await matches(renamed)).toEqual([approved.id]);
+    expect(await documentOf(pending.id)).toBeUndefined();
+
+    const removal = await t.app.inject({
+      method: 'DELETE',
+      url: `/resource-tags/${tag.id}`,
+      headers: admin.headers,
+    });
+    expect(removal.statusCode, removal.body).toBeLessThan(300);
+    expect(await matches(renamed)).toEqual([]);
+    expect(await documentOf(approved.id)).toBeDefined();
+  });
+
+  it('a refused tag rename (slug taken: 409) leaves the documents as they were', async () => {
+    const name = word('gasket');
+    const tag = await createTag(`Tag ${name}`, `tag-${name}`);
+    const other = await createTag(`Tag ${word('valve')}`, `tag-${word('valve')}`);
+    const resource = await approvedResource({ tagIds: [tag.id] });
+    const response = await t.app.inject({
+      method: 'PATCH',
+      url: `/resource-tags/${tag.id}`,
+      headers: admin.headers,
+      payload: { name: `Tag ${word('pipe')}`, slug: other.slug },
+    });
+    expectError(response, 409);
+    expect(await matches(name)).toEqual([resource.id]);
+  });
+
+  it('renaming and deleting a category rewrites the documents in it', async () => {
+    const [old, renamed] = [word('orchard'), word('vineyard')];
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/resources/categories',
+      headers: admin.headers,
+      payload: { name: `Cat ${old}`, slug: `cat-${old}`, resourceType: 'MOD' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const category = created.json() as { id: string };
+    const resource = await approvedResource({ categoryIds: [category.id] });
+    expect(await matches(old)).toEqual([resource.id]);
+
+    const rename = await t.app.inject({
+      method: 'PATCH',
+      url: `/resources/categories/${category.id}`,
+      headers: admin.headers,
+      payload: { name: `Cat ${renamed}` },
+    });
+    expect(rename.statusCode, rename.body).toBe(200);
+    expect(await matches(old)).toEqual([]);
+    expect(await matches(renamed)).toEqual([resource.id]);
+
+    const removal = await t.app.inject({
+      method: 'DELETE',
+      url: `/resources/categories/${category.id}`,
+      headers: admin.headers,
+    });
+    expect(removal.statusCode, removal.body).toBeLessThan(300);
+    expect(await matches(renamed)).toEqual([]);
+  });
+
+  it('renaming and deleting a game version keeps the documents in step', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/game-versions',
+      headers: admin.headers,
+      payload: { name: `7.${wordSequence}` },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const version = created.json() as { id: string };
+    const resource = await approvedResource({ gameVersionIds: [version.id] });
+    const rename = await t.app.inject({
+      method: 'PATCH',
+      url: `/game-versions/${version.id}`,
+      headers: admin.headers,
+      payload: { name: `8.${wordSequence}` },
+    });
+    expect(rename.statusCode, rename.body).toBe(200);
+    const removal = await t.app.inject({
+      method: 'DELETE',
+      url: `/game-versions/${version.id}`,
+      headers: admin.headers,
+    });
+    expect(removal.statusCode, removal.body).toBeLessThan(300);
+    expect(await documentOf(resource.id)).toBeDefined();
+  });
+});
+
+describe('rebuild', () => {
+  it.each([false, true])(
+    'restores a wiped or stale index, approved resources only (exclusive: %s)',
+    async (exclusive) => {
+      const [name, stale, hidden] = [word('lighthouse'), word('shipwreck'), word('cellar')];
+      const resource = await approvedResource({ name: `Coast ${name}` });
+      const pending = await createResource(t.app, owner, { name: `Cave ${hidden}` });
+      const before = await matches(name);
+      expect(before).toEqual([resource.id]);
+
+      // A change behind the application's back leaves the index stale; a wipe leaves it empty.
+      await db()
+        .updateTable('resources')
+        .set({ name: `Coast ${stale}` })
+        .where('id', '=', resource.id)
+        .execute();
+      expect(await matches(stale)).toEqual([]);
+      await db().deleteFrom('resource_search').execute();
+      expect(await matches(name)).toEqual([]);
+
+      const progress: Array<{ done: number; total: number }> = [];
+      const result = await rebuildResourceSearch(db(), dialect(), (step) => progress.push(step), {
+        exclusive,
+      });
+      const approvedCount = await db()
+        .selectFrom('resources')
+        .where('status', '=', 'APPROVED')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      expect(result.documents).toBe(Number(approvedCount.n));
+      expect(progress.at(-1)).toMatchObject({ done: result.documents, total: result.documents });
+      expect(await matches(stale)).toEqual([resource.id]);
+      expect(await matches(name)).toEqual([]);
+      expect(await matches(hidden)).toEqual([]);
+      expect(await documentOf(pending.id)).toBeUndefined();
+
+      // Writes after a rebuild still reach the index (the rebuild leaves the triggers and indexes in place).
+      const response = await patch(resource.id, { name: `Coast ${name}` });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(await matches(name)).toEqual([resource.id]);
+    },
+  );
+});

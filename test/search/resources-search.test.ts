@@ -1,0 +1,227 @@
+// GET /resources?search=: full-text matching (every word, the last as a prefix, case and diacritics folded, any
+// order), relevance (field tiers blended with popularity, the same order on SQLite and PostgreSQL) and typo
+// tolerance (PostgreSQL only).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
+import { createUser } from '../helpers/factories.js';
+import type { TestUser } from '../helpers/factories.js';
+import { createResource, moderate, readCatalogs } from '../resources/helpers.js';
+import type { ResourceBody } from '../resources/helpers.js';
+
+interface Catalogue {
+  resources: ResourceBody[];
+  total: number;
+  meta: { total: number; totalExact: boolean; similar?: boolean };
+}
+
+const POSTGRES = process.env['TEST_DATABASE_URL'] !== undefined;
+
+let t: TestApp;
+let author: TestUser;
+let moderator: TestUser;
+const made = new Map<string, ResourceBody>();
+
+async function add(
+  name: string,
+  body: Record<string, unknown> = {},
+  owner: TestUser = author,
+  approve = true,
+): Promise<ResourceBody> {
+  t.clock.advance(1000);
+  let resource = await createResource(t.app, owner, { name, shortDescription: 'Nothing special', ...body });
+  if (approve) resource = await moderate(t.app, moderator, resource.id, 'APPROVE');
+  made.set(name, resource);
+  return resource;
+}
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  [author, moderator] = await Promise.all([
+    createUser(t.app, { username: 'plain_author' }),
+    createUser(t.app, { role: 'MODERATOR' }),
+  ]);
+  const zephyrOwner = await createUser(t.app, { username: 'zephyr_maker' });
+  const magic = (await readCatalogs(t.app)).tags.find((tag) => tag.slug === 'magic')!;
+  await add('Zephyr Winds', { shortDescription: 'Breezes for all' });
+  await add('Zephyr Gales', { shortDescription: 'Strong gusts' });
+  await add('Sky Tools', { shortDescription: 'A zephyr of utilities' });
+  await add('Weather Pack', { description: 'Includes a gentle **zephyr** effect.' });
+  await add('Cloud Shapes', { shortDescription: 'Shapes of clouds' }, zephyrOwner);
+  await add('Zephyrus Temple', { shortDescription: 'An old temple' });
+  await add('Zephyr Pending', {}, author, false);
+  await add('Café Racer', { shortDescription: 'Fast bikes' });
+  await add('Uber Tools', { shortDescription: 'Everything' });
+  await add('Straße Builder', { shortDescription: 'Roads' });
+  await add('Epic Trees', { shortDescription: 'Forest generation' });
+  await add('Magic Wands', { shortDescription: 'Sparkles' });
+  await add('Arcane Stones', { shortDescription: 'Glowing rocks', tagIds: [magic.id] });
+}, 60_000);
+afterAll(async () => t.close());
+
+async function list(query: string): Promise<Catalogue> {
+  const response = await t.app.inject({ method: 'GET', url: `/resources?${query}` });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json() as Catalogue;
+}
+const search = async (text: string, extra = '') =>
+  (await list(`search=${encodeURIComponent(text)}&limit=100${extra}`)).resources.map((r) => r.name);
+const byRelevance = (text: string) => search(text, '&sortBy=relevance');
+
+describe('matching', () => {
+  it('finds every word in any field, the last one as a prefix while it is being typed', async () => {
+    expect(await search('zephyr')).toEqual([
+      'Zephyrus Temple',
+      'Cloud Shapes',
+      'Weather Pack',
+      'Sky Tools',
+      'Zephyr Gales',
+      'Zephyr Winds',
+    ]);
+    // A space after the last word ends it: whole words only.
+    expect(await search('zephyr ')).toEqual([
+      'Cloud Shapes',
+      'Weather Pack',
+      'Sky Tools',
+      'Zephyr Gales',
+      'Zephyr Winds',
+    ]);
+    expect(await search('zep')).toHaveLength(6);
+    expect(await search('zephyrus')).toEqual(['Zephyrus Temple']);
+    expect(await search('zephyr winds')).toEqual(['Zephyr Winds']);
+    expect(await search('zephyr w')).toEqual(['Weather Pack', 'Zephyr Winds']);
+    expect(await search('zephyr ga')).toEqual(['Zephyr Gales']);
+    expect(await search('gentle zephyr')).toEqual(['Weather Pack']);
+  });
+
+  it('ignores case, diacritics and word order', async () => {
+    expect(await search('cafe')).toEqual(['Café Racer']);
+    expect(await search('CAFÉ')).toEqual(['Café Racer']);
+    expect(await search('über')).toEqual(['Uber Tools']);
+    expect(await search('UBER')).toEqual(['Uber Tools']);
+    expect(await search('strasse')).toEqual(['Straße Builder']);
+    expect(await search('trees epic')).toEqual(['Epic Trees']);
+    expect(await search('EPIC-trees!')).toEqual(['Epic Trees']);
+  });
+
+  it('treats a search without letters or digits as no search', async () => {
+    const all = await list('limit=100');
+    for (const text of ['?!', '  ', '%', '***']) {
+      const body = await list(`search=${encodeURIComponent(text)}&limit=100`);
+      expect(body.resources.map((r) => r.id)).toEqual(all.resources.map((r) => r.id));
+      expect(body.total).toBe(all.total);
+    }
+  });
+
+  it('never finds a resource that is not APPROVED', async () => {
+    expect(await search('pending')).toEqual([]);
+    expect((await list('search=pending')).meta).toMatchObject({ total: 0, totalExact: true });
+  });
+});
+
+describe('relevance', () => {
+  it('ranks name above tags and short description above description above owner names', async () => {
+    expect(await byRelevance('zephyr')).toEqual([
+      // Three name matches tie on text and popularity: newest first.
+      'Zephyrus Temple',
+      'Zephyr Gales',
+      'Zephyr Winds',
+      'Sky Tools',
+      'Weather Pack',
+      'Cloud Shapes',
+    ]);
+    expect(await byRelevance('magic')).toEqual(['Magic Wands', 'Arcane Stones']);
+    // Both words count: a name match of each beats one word in the name.
+    expect(await byRelevance('zephyr winds')).toEqual(['Zephyr Winds']);
+  });
+
+  it('lets popularity reorder near-ties but never lift a lower field above a higher one', async () => {
+    const { db } = t.app.context.database;
+    const set = async (name: string, downloads: number, like_count: number) =>
+      db
+        .updateTable('resources')
+        .set({ downloads, like_count })
+        .where('id', '=', made.get(name)!.id)
+        .execute();
+    await set('Zephyr Gales', 500, 3);
+    await set('Weather Pack', 50_000_000, 2_000_000);
+    await set('Cloud Shapes', 10_000, 10);
+    // Written behind the application's back: cached pages expire within 5 s.
+    t.clock.advance(5001);
+    expect(await byRelevance('zephyr')).toEqual([
+      'Zephyr Gales',
+      'Zephyrus Temple',
+      'Zephyr Winds',
+      'Sky Tools',
+      'Weather Pack',
+      'Cloud Shapes',
+    ]);
+    // The default order stays newest first, with a search too.
+    expect((await search('zephyr'))[0]).toBe('Zephyrus Temple');
+  });
+
+  it('without a search, is the downloads order', async () => {
+    t.clock.advance(5001);
+    const relevance = await list('sortBy=relevance&limit=100');
+    const downloads = await list('sortBy=downloads&limit=100');
+    expect(relevance.resources.map((r) => r.id)).toEqual(downloads.resources.map((r) => r.id));
+    expect(relevance.resources[0]!.name).toBe('Weather Pack');
+  });
+});
+
+describe('typo tolerance', () => {
+  it(
+    POSTGRES
+      ? 'PostgreSQL: a one- or two-word search that finds nothing falls back to similar names'
+      : 'SQLite: none, a misspelt search finds nothing',
+    async () => {
+      const body = await list('search=zephir&sortBy=relevance');
+      if (POSTGRES) {
+        expect(body.meta.similar).toBe(true);
+        expect(body.resources.map((r) => r.name)).toEqual(
+          expect.arrayContaining(['Zephyr Gales', 'Zephyr Winds']),
+        );
+        expect(body.total).toBe(body.resources.length);
+        expect(body.resources.map((r) => r.name)).not.toContain('Zephyr Pending');
+      } else {
+        expect(body).toMatchObject({ resources: [], total: 0 });
+        expect(body.meta.similar).toBeUndefined();
+      }
+      // Searches that find something, or of three words or more, never fall back.
+      expect((await list('search=zephyr')).meta.similar).toBeUndefined();
+      const long = await list('search=zephir wnds galez');
+      expect(long).toMatchObject({ resources: [], total: 0 });
+      expect(long.meta.similar).toBeUndefined();
+    },
+  );
+});
+
+describe('OpenAPI', () => {
+  it('documents relevance, facets and the new meta fields', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<
+        string,
+        {
+          get: {
+            parameters: Array<{
+              name: string;
+              description?: string;
+              schema: { enum?: string[]; items?: { enum?: string[] } };
+            }>;
+          };
+        }
+      >;
+      components: { schemas: Record<string, { properties: Record<string, { description?: string }> }> };
+    };
+    const parameters = doc.paths['/resources']!.get.parameters;
+    const sortBy = parameters.find((p) => p.name === 'sortBy')!;
+    expect(sortBy.schema.enum).toContain('relevance');
+    expect(sortBy.description ?? '').toMatch(/relevance/);
+    const facets = parameters.find((p) => p.name === 'facets')!;
+    expect(facets.description ?? '').toMatch(/gameVersions/);
+    const meta = doc.components.schemas['ResourceCatalogueMeta']!.properties;
+    for (const field of ['totalExact', 'facets', 'facetsExact', 'similar']) {
+      expect(meta[field]!.description, field).toBeTruthy();
+    }
+  });
+});

@@ -1,0 +1,285 @@
+// GET /resources over a fixed corpus: the matches, their order, `total` and `meta.facets` equal brute-force
+// answers computed from what was created, for many searches and filter combinations, on every page.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
+import { createUser } from '../helpers/factories.js';
+import type { TestUser } from '../helpers/factories.js';
+import { expectError } from '../helpers/http.js';
+import { moderate } from '../resources/helpers.js';
+import type { ResourceBody } from '../resources/helpers.js';
+import { SEARCH_LIMITS } from '../../src/modules/search/resource-facets.js';
+import { buildCorpus, matches } from './resources-corpus.js';
+import type { Corpus, CorpusEntry } from './resources-corpus.js';
+
+interface Meta {
+  total: number;
+  limit: number;
+  offset: number;
+  page: number;
+  totalExact: boolean;
+  facets?: Record<string, Record<string, number>>;
+  facetsExact?: boolean;
+  similar?: boolean;
+}
+interface Catalogue {
+  resources: ResourceBody[];
+  total: number;
+  meta: Meta;
+}
+
+let t: TestApp;
+let corpus: Corpus;
+let moderator: TestUser;
+let owners: TestUser[];
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  moderator = await createUser(t.app, { role: 'MODERATOR' });
+  owners = await Promise.all([
+    createUser(t.app, { username: 'maker_solstice' }),
+    createUser(t.app, { username: 'maker_tundra' }),
+  ]);
+  corpus = await buildCorpus(t.app, t.clock, owners, moderator, 150);
+}, 120_000);
+afterAll(async () => t.close());
+
+async function list(query: string): Promise<Catalogue> {
+  const response = await t.app.inject({ method: 'GET', url: `/resources?${query}` });
+  expect(response.statusCode, `${query}: ${response.body}`).toBe(200);
+  return response.json() as Catalogue;
+}
+
+interface Filter {
+  search?: string;
+  type?: string;
+  tags?: string[];
+  categories?: string[];
+  versions?: string[];
+}
+
+function query(filter: Filter, extra = ''): string {
+  const params = new URLSearchParams();
+  if (filter.search !== undefined) params.set('search', filter.search);
+  if (filter.type !== undefined) params.set('type', filter.type);
+  if (filter.tags !== undefined) params.set('tags', filter.tags.join(','));
+  if (filter.categories !== undefined) params.set('categories', filter.categories.join(','));
+  if (filter.versions !== undefined) params.set('versions', filter.versions.join(','));
+  return `${params.toString()}${extra}`;
+}
+
+/** The brute-force answer: APPROVED entries matching everything, newest first. */
+function expected(filter: Filter): CorpusEntry[] {
+  const anyOf = (values: string[] | undefined, have: string[]) =>
+    values === undefined || values.some((value) => have.includes(value));
+  return corpus.entries
+    .filter(
+      (e) =>
+        e.approved &&
+        (filter.search === undefined || matches(e, filter.search)) &&
+        (filter.type === undefined || e.resource.type === filter.type) &&
+        anyOf(
+          filter.tags,
+          e.resource.tags.map((tag) => tag.slug),
+        ) &&
+        anyOf(
+          filter.categories,
+          e.resource.categories.map((c) => c.slug),
+        ) &&
+        anyOf(
+          filter.versions,
+          e.resource.gameVersions.map((v) => v.name),
+        ),
+    )
+    .sort((a, b) => b.index - a.index);
+}
+
+function expectedFacets(entries: CorpusEntry[]) {
+  const count = (facet: Record<string, number>, key: string) => (facet[key] = (facet[key] ?? 0) + 1);
+  const facets = { type: {}, tags: {}, categories: {}, gameVersions: {} } as Record<
+    string,
+    Record<string, number>
+  >;
+  for (const { resource } of entries) {
+    count(facets['type']!, resource.type);
+    for (const tag of resource.tags) count(facets['tags']!, tag.slug);
+    for (const category of resource.categories) count(facets['categories']!, category.slug);
+    for (const version of resource.gameVersions) count(facets['gameVersions']!, version.name);
+  }
+  return facets;
+}
+
+const FILTERS: Filter[] = [
+  {},
+  { type: 'MOD' },
+  { search: 'amber' },
+  { search: 'amber ' },
+  { search: 'Frost' },
+  { search: 'co' },
+  { search: 'm' },
+  { search: 'raven pi' },
+  { search: 'pine raven' },
+  { search: 'maker' },
+  { search: 'solstice' },
+  { search: 'zircon' },
+  { search: 'magic' },
+  { search: 'amber', type: 'PLUGIN' },
+  { tags: ['combat'] },
+  { tags: ['combat'], type: 'MOD' },
+  { tags: ['combat', 'horror'] },
+  { tags: ['magic'], versions: ['1.1'] },
+  { versions: ['1.2'] },
+  { versions: ['1.0'], type: 'WORLD' },
+  { versions: ['1.0', '1.2'], type: 'WORLD' },
+  { categories: ['utility'] },
+  { categories: ['gameplay'] },
+  { categories: ['utility'], type: 'PLUGIN' },
+  { search: 'l', tags: ['library', 'multiplayer'], versions: ['1.0'] },
+  { search: 'onyx quartz', type: 'ASSET_PACK' },
+];
+
+describe('totals, matches and order against brute force', () => {
+  it.each(FILTERS.map((filter) => [JSON.stringify(filter), filter] as const))(
+    '%s: every page, exact total, newest first',
+    async (_label, filter) => {
+      const want = expected(filter).map((e) => e.resource.id);
+      const seen: string[] = [];
+      for (let page = 1; page <= Math.max(1, Math.ceil(want.length / 9)); page++) {
+        const body = await list(query(filter, `&limit=9&page=${page}`));
+        expect(body.total).toBe(want.length);
+        expect(body.meta).toMatchObject({ total: want.length, totalExact: true, limit: 9, page });
+        expect(body.meta.facets).toBeUndefined();
+        seen.push(...body.resources.map((r) => r.id));
+      }
+      expect(seen).toEqual(want);
+    },
+  );
+
+  it.each(FILTERS.map((filter) => [JSON.stringify(filter), filter] as const))(
+    '%s: relevance pages neither overlap nor skip',
+    async (_label, filter) => {
+      const want = expected(filter).map((e) => e.resource.id);
+      const seen: string[] = [];
+      for (let page = 1; page <= Math.ceil(want.length / 7) + 1; page++) {
+        const body = await list(query(filter, `&limit=7&page=${page}&sortBy=relevance`));
+        expect(body.total).toBe(want.length);
+        seen.push(...body.resources.map((r) => r.id));
+      }
+      expect(seen.length).toBe(want.length);
+      expect([...seen].sort()).toEqual([...want].sort());
+    },
+  );
+
+  it.each(FILTERS.map((filter) => [JSON.stringify(filter), filter] as const))(
+    '%s: facets equal brute-force counts over all matches',
+    async (_label, filter) => {
+      const entries = expected(filter);
+      const body = await list(query(filter, '&limit=3&facets=type,tags&facets=categories,gameVersions'));
+      expect(body.total).toBe(entries.length);
+      expect(body.meta.totalExact).toBe(true);
+      expect(body.meta.facetsExact).toBe(true);
+      expect(body.meta.facets).toEqual(expectedFacets(entries));
+    },
+  );
+});
+
+describe('facets', () => {
+  it('adds only the facets asked for, and answers a filter naming nothing with empty ones', async () => {
+    const body = await list('facets=tags&type=WORLD');
+    expect(Object.keys(body.meta.facets!)).toEqual(['tags']);
+    const none = await list('tags=no-such-tag&facets=type,tags');
+    expect(none).toMatchObject({ total: 0, resources: [], meta: { facets: { type: {}, tags: {} } } });
+  });
+
+  it.each(['facets=price', 'facets=type,price', 'facets=Tags', 'facets=type&facets=owner'])(
+    'refuses %s with 400',
+    async (q) => {
+      expectError(await t.app.inject({ method: 'GET', url: `/resources?${q}` }), 400, 'INVALID_REQUEST');
+    },
+  );
+
+  it('follows moderation and tag changes (the counters move with the documents)', async () => {
+    const target = corpus.entries.find((e) => e.approved && e.resource.type === 'MOD')!;
+    const magic = corpus.catalogs.tags.find((tag) => tag.slug === 'magic')!;
+    const before = await list('facets=type,tags');
+    await moderate(t.app, moderator, target.resource.id, 'SUSPEND');
+    t.clock.advance(1);
+    const suspended = await list('facets=type,tags');
+    expect(suspended.meta.facets!['type']!['MOD']).toBe(before.meta.facets!['type']!['MOD']! - 1);
+    await moderate(t.app, moderator, target.resource.id, 'UNSUSPEND');
+    const owner = owners.find((user) => user.id === target.resource.ownerId)!;
+    const hadMagic = target.resource.tags.some((tag) => tag.slug === 'magic');
+    const magicBefore = (await list('tags=magic&type=MOD')).total;
+    // The owner edits the tags: the single-tag counter and the facets follow at once.
+    const edit = await t.app.inject({
+      method: 'PATCH',
+      url: `/resources/${target.resource.id}`,
+      headers: owner.headers,
+      payload: { tagIds: hadMagic ? [] : [magic.id] },
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    const after = await list('tags=magic&type=MOD');
+    expect(after.total).toBe(magicBefore + (hadMagic ? -1 : 1));
+    const facets = await list('type=MOD&facets=tags');
+    expect(facets.meta.facets!['tags']!['magic'] ?? 0).toBe(after.total);
+    // Back as it was: the other tests compare with the corpus as created.
+    const restore = await t.app.inject({
+      method: 'PATCH',
+      url: `/resources/${target.resource.id}`,
+      headers: owner.headers,
+      payload: { tagIds: target.resource.tags.map((tag) => tag.id) },
+    });
+    expect(restore.statusCode, restore.body).toBe(200);
+    expect((await list('tags=magic&type=MOD')).total).toBe(magicBefore);
+  });
+});
+
+describe('plans', () => {
+  it('pages the same when it walks the sort index (many matches) as when it gathers the matches', async () => {
+    const saved = { ...SEARCH_LIMITS };
+    try {
+      SEARCH_LIMITS.walkFromMatches = 0;
+      for (const filter of FILTERS) {
+        const want = expected(filter).map((e) => e.resource.id);
+        const seen: string[] = [];
+        for (let page = 1; page <= Math.max(1, Math.ceil(want.length / 8)); page++) {
+          const body = await list(query(filter, `&limit=8&page=${page}`));
+          expect(body.total).toBe(want.length);
+          seen.push(...body.resources.map((r) => r.id));
+        }
+        expect(seen, JSON.stringify(filter)).toEqual(want);
+      }
+    } finally {
+      Object.assign(SEARCH_LIMITS, saved);
+    }
+  });
+});
+
+describe('past the counting budget', () => {
+  it('says totalExact and facetsExact false, with the cap as a lower bound', async () => {
+    const saved = { ...SEARCH_LIMITS };
+    try {
+      SEARCH_LIMITS.countCap = 5;
+      SEARCH_LIMITS.facetScanLimit = 5;
+      const want = expected({ search: 'm' });
+      expect(want.length).toBeGreaterThan(5);
+      // Distinct queries: the page cache must not answer from before the limits changed.
+      const counted = await list('search=m&limit=4&page=2');
+      expect(counted.meta).toMatchObject({ total: 5, totalExact: false });
+      expect(counted.resources.map((r) => r.id)).toEqual(want.slice(4, 8).map((e) => e.resource.id));
+      const faceted = await list('search=m&limit=4&facets=type');
+      expect(faceted.meta).toMatchObject({ total: 5, totalExact: false, facetsExact: false });
+      const sum = Object.values(faceted.meta.facets!['type']!).reduce((a, b) => a + b, 0);
+      expect(sum).toBe(5);
+      // Counters still answer exactly: no search, one value of one catalog filter.
+      const tagged = expected({ tags: ['combat'] });
+      expect(tagged.length).toBeGreaterThan(5);
+      expect((await list('tags=combat&limit=2')).meta).toMatchObject({
+        total: tagged.length,
+        totalExact: true,
+      });
+    } finally {
+      Object.assign(SEARCH_LIMITS, saved);
+    }
+  });
+});

@@ -1,0 +1,304 @@
+// GET /servers?search= on the full-text index, against a brute-force reading of a fixed corpus built through the
+// app: which servers match (every word, last as prefix, folded), totals, sort=relevance orderings and paging,
+// facets=tags,categories counts, and the 400s.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
+import { createPersonas, createUser } from '../helpers/factories.js';
+import type { Personas, TestUser } from '../helpers/factories.js';
+import { expectError } from '../helpers/http.js';
+import { catalogs, createServer, moderate } from '../servers/helpers.js';
+import type { CatalogRef } from '../servers/helpers.js';
+import { createTeam } from '../teams/helpers.js';
+import { parseSearch, stripMarkdown, words } from '../../src/modules/search/text.js';
+
+const W = [
+  'amber',
+  'birch',
+  'cedar',
+  'delta',
+  'ember',
+  'fjord',
+  'glacier',
+  'hollow',
+  'ivory',
+  'juniper',
+  'kestrel',
+];
+
+interface Entry {
+  id: string;
+  name: string;
+  approved: boolean;
+  tagSlugs: string[];
+  categorySlugs: string[];
+  tagIds: string[];
+  categoryIds: string[];
+  /** Indexed words per field, in weight order: name, keywords, body, owner. */
+  fields: string[][];
+}
+
+interface ListItem {
+  id: string;
+  name: string;
+  rank: number | null;
+}
+interface ListBody {
+  servers: ListItem[];
+  total: number;
+  meta: { total: number; facets?: { tags?: Record<string, number>; categories?: Record<string, number> } };
+}
+
+let t: TestApp;
+let p: Personas;
+const corpus: Entry[] = [];
+let tags: CatalogRef[];
+let categories: CatalogRef[];
+
+async function list(query: string): Promise<ListBody> {
+  const response = await t.app.inject({ method: 'GET', url: `/servers?${query}` });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json() as ListBody;
+}
+
+/** Does a field set hold every word (the last as a prefix when typed so)? */
+function holds(fieldWords: string[], search: string): boolean {
+  const query = parseSearch(search)!;
+  return query.terms.every((term, index) => {
+    const prefix = query.prefixLast && index === query.terms.length - 1;
+    return fieldWords.some((word) => (prefix ? word.startsWith(term) : word === term));
+  });
+}
+
+const matches = (entry: Entry, search: string) => entry.approved && holds(entry.fields.flat(), search);
+
+function tier(entry: Entry, search: string): number {
+  if (entry.fields[0]!.join(' ') === parseSearch(search)!.terms.join(' ')) return 0;
+  for (let k = 1; k < 4; k++) if (holds(entry.fields.slice(0, k).flat(), search)) return k;
+  return 4;
+}
+
+function expected(search: string | null, filter: { tags?: string[]; categories?: string[] } = {}): Entry[] {
+  return corpus.filter(
+    (entry) =>
+      entry.approved &&
+      (search === null || matches(entry, search)) &&
+      (filter.tags === undefined || filter.tags.some((id) => entry.tagIds.includes(id))) &&
+      (filter.categories === undefined || filter.categories.some((id) => entry.categoryIds.includes(id))),
+  );
+}
+
+function facetCounts(entries: Entry[], pick: (entry: Entry) => string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const entry of entries) for (const slug of pick(entry)) counts[slug] = (counts[slug] ?? 0) + 1;
+  return counts;
+}
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  p = await createPersonas(t.app);
+  ({ tags, categories } = await catalogs(t.app));
+  const orchid = await createUser(t.app);
+  await t.app.inject({
+    method: 'PATCH',
+    url: '/users/me',
+    headers: orchid.headers,
+    payload: { displayName: 'Orchid Keeper' },
+  });
+  const plain = await createUser(t.app);
+  const team = await createTeam(t.app, p.user, { name: 'Granite Union' });
+  const owners: Array<{ user: TestUser; body: Record<string, unknown>; words: string[] }> = [
+    { user: orchid, body: {}, words: words(`${orchid.username} Orchid Keeper`) },
+    { user: plain, body: {}, words: words(plain.username) },
+    { user: p.user, body: { ownerType: 'TEAM', ownerId: team.id }, words: words('Granite Union') },
+  ];
+  for (let i = 0; i < 36; i++) {
+    const name =
+      i % 9 === 4
+        ? 'Émber Hollow'
+        : `${W[i % W.length]!}${i % 3 === 0 ? ` ${W[(i * 5 + 1) % W.length]!}` : ''} ${i}`;
+    const shortDescription = `${W[(i * 7 + 3) % W.length]!} world`;
+    const description = `## ${W[(i * 3 + 5) % W.length]!}\n\nSee [our site](https://x.test/${W[i % W.length]!}).`;
+    const entryTags = [tags[i % 6]!, ...(i % 4 === 0 ? [tags[6]!] : [])];
+    const entryCategories = [categories[i % 3]!];
+    const owner = owners[i % 3]!;
+    const server = await createServer(t.app, owner.user, {
+      name,
+      shortDescription,
+      description,
+      tagIds: entryTags.map((tag) => tag.id),
+      categoryIds: entryCategories.map((category) => category.id),
+      ...owner.body,
+    });
+    const approved = i % 8 < 6;
+    if (approved) await moderate(t.app, p.moderator, server.id, 'approve');
+    else if (i % 8 === 6) await moderate(t.app, p.moderator, server.id, 'reject');
+    corpus.push({
+      id: server.id,
+      name,
+      approved,
+      tagSlugs: entryTags.map((tag) => tag.slug),
+      categorySlugs: entryCategories.map((category) => category.slug),
+      tagIds: entryTags.map((tag) => tag.id),
+      categoryIds: entryCategories.map((category) => category.id),
+      fields: [
+        words(name),
+        words([...entryTags, ...entryCategories].map((ref) => ref.name).join(' ') + ` ${shortDescription}`),
+        words(stripMarkdown(description)),
+        owner.words,
+      ],
+    });
+  }
+});
+afterAll(async () => t.close());
+
+const SEARCHES = [
+  'amber',
+  'AMBER',
+  'ember',
+  'Ember hollow',
+  'émber ',
+  'emb',
+  'gla',
+  'j',
+  'g',
+  'glacier ',
+  'cedar world',
+  'world',
+  'world ',
+  'wor',
+  'hollow amber',
+  'orchid',
+  'granite union',
+  'keeper amb',
+  'site',
+  'https',
+  'fjord 7',
+  'nothingmatches',
+];
+
+describe('GET /servers?search=', () => {
+  it('finds exactly the approved servers whose words all match, last as a prefix; total is exact', async () => {
+    for (const search of SEARCHES) {
+      const body = await list(`search=${encodeURIComponent(search)}&limit=100`);
+      const want = expected(search).map((entry) => entry.id);
+      expect(body.servers.map((server) => server.id).sort(), search).toEqual([...want].sort());
+      expect(body.total, search).toBe(want.length);
+      expect(body.meta.total, search).toBe(want.length);
+    }
+    // The corpus is built so the interesting cases are not empty, and a prefix finds more than the whole word.
+    expect(expected('ember ').length).toBeGreaterThan(0);
+    expect(expected('orchid').length).toBeGreaterThan(0);
+    expect(expected('g').length).toBeGreaterThan(expected('glacier ').length);
+    expect(expected('glacier ').length).toBeGreaterThan(0);
+  });
+
+  it('keeps the rank order by default, with a search', async () => {
+    const body = await list('search=world&limit=100');
+    const ranks = body.servers.map((server) => server.rank!);
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+  });
+
+  it('combines the search with tag and category filters; totals exact, also on page 2', async () => {
+    const filters = [
+      { tags: [tags[0]!.id] },
+      { tags: [tags[1]!.id, tags[6]!.id] },
+      { categories: [categories[2]!.id] },
+      { tags: [tags[6]!.id], categories: [categories[0]!.id, categories[1]!.id] },
+    ];
+    for (const filter of filters) {
+      for (const search of [null, 'world', 'amb', 'hollow']) {
+        const query = [
+          search === null ? '' : `search=${encodeURIComponent(search)}`,
+          filter.tags ? `tags=${filter.tags.join(',')}` : '',
+          'categories' in filter ? `categories=${filter.categories!.join(',')}` : '',
+        ]
+          .filter((part) => part !== '')
+          .join('&');
+        const want = expected(search, filter);
+        const first = await list(`${query}&limit=2`);
+        const second = await list(`${query}&limit=2&offset=2`);
+        expect(first.total, query).toBe(want.length);
+        expect(second.total, query).toBe(want.length);
+        expect(second.servers.length, query).toBe(Math.max(0, Math.min(2, want.length - 2)));
+      }
+    }
+  });
+
+  it('sort=relevance: by tier (exact name, name, keywords, description, owner), then rank; pages do not overlap', async () => {
+    for (const search of [
+      'amber',
+      'ember hollow',
+      'emb',
+      'hollow',
+      'world',
+      'cedar',
+      'orchid',
+      'delta',
+      'ivory',
+    ]) {
+      const body = await list(`search=${encodeURIComponent(search)}&sort=relevance&limit=100`);
+      const byId = new Map(corpus.map((entry) => [entry.id, entry]));
+      const keys = body.servers.map((server) => [tier(byId.get(server.id)!, search), server.rank!] as const);
+      const sorted = [...keys].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      expect(keys, search).toEqual(sorted);
+      expect(body.servers.length).toBe(expected(search).length);
+      const paged: string[] = [];
+      for (let offset = 0; offset < body.total; offset += 3) {
+        const page = await list(
+          `search=${encodeURIComponent(search)}&sort=relevance&limit=3&offset=${offset}`,
+        );
+        paged.push(...page.servers.map((server) => server.id));
+      }
+      expect(paged, search).toEqual(body.servers.map((server) => server.id));
+    }
+    // A name match ranks above matches in the other fields, whatever their rank.
+    const tiers = (await list('search=ember%20hollow&sort=relevance&limit=100')).servers.map((server) =>
+      tier(
+        corpus.find((entry) => entry.id === server.id)!,
+        'ember hollow',
+      ),
+    );
+    expect(tiers[0]).toBe(0);
+    expect(new Set(tiers).size).toBeGreaterThan(1);
+  });
+
+  it('sort=relevance without a search is the rank order', async () => {
+    const [byRelevance, byRank] = await Promise.all([list('sort=relevance&limit=100'), list('limit=100')]);
+    expect(byRelevance.servers.map((server) => server.id)).toEqual(byRank.servers.map((server) => server.id));
+  });
+
+  it('facets=tags,categories count every match of the search and filters, like a brute-force count', async () => {
+    const cases: Array<[string, Entry[]]> = [
+      ['', expected(null)],
+      ['search=world', expected('world')],
+      ['search=amb', expected('amb')],
+      [`tags=${tags[6]!.id}`, expected(null, { tags: [tags[6]!.id] })],
+      [
+        `search=world&categories=${categories[1]!.id}`,
+        expected('world', { categories: [categories[1]!.id] }),
+      ],
+      ['search=nothingmatches', []],
+    ];
+    for (const [query, entries] of cases) {
+      const body = await list(`${query}&facets=tags,categories&limit=1`);
+      expect(body.meta.facets?.tags, query).toEqual(facetCounts(entries, (entry) => entry.tagSlugs));
+      expect(body.meta.facets?.categories, query).toEqual(
+        facetCounts(entries, (entry) => entry.categorySlugs),
+      );
+    }
+    const onlyTags = await list('facets=tags');
+    expect(Object.keys(onlyTags.meta.facets!)).toEqual(['tags']);
+    expect((await list('search=world')).meta.facets).toBeUndefined();
+    // Ordered by count, then slug.
+    const counts = Object.entries((await list('facets=tags')).meta.facets!.tags!);
+    const ordered = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    expect(counts).toEqual(ordered);
+  });
+
+  it('refuses unknown facets and sorts with 400 in the one error shape', async () => {
+    for (const query of ['facets=type', 'facets=tags,owners', 'sort=best']) {
+      expectError(await t.app.inject({ method: 'GET', url: `/servers?${query}` }), 400, 'INVALID_REQUEST');
+    }
+  });
+});
