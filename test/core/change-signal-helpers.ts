@@ -1,27 +1,7 @@
 // Measuring kept answers through the app: SELECT statements from the app's own metrics (METRICS=on), and a retry
 // for the rare measurement that another commit interrupted (on PostgreSQL any commit in the cluster moves the
 // signal, and other test files write to it at the same time).
-import { expect } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
-
-/** SELECT statements run so far, from db_query_duration_seconds (the fence counts as one). */
-async function selects(t: TestApp): Promise<number> {
-  const response = await t.app.inject({ method: 'GET', url: '/metrics' });
-  expect(response.statusCode).toBe(200);
-  const line = response.body
-    .split('\n')
-    .find((l) => l.startsWith('db_query_duration_seconds_count{operation="select"}'));
-  return Number(line?.split(' ').pop() ?? 0);
-}
-
-/** The SELECTs `request` costs (the metrics reads' own cost cancels out). */
-export async function selectsOf(t: TestApp, request: () => Promise<unknown>): Promise<number> {
-  const before = await selects(t);
-  await request();
-  const after = await selects(t);
-  const idle = await selects(t);
-  return after - before - (idle - after);
-}
 
 /**
  * `measure()` (after `prepare()`, again on every attempt) in a window where the change signal did not move: every
@@ -41,3 +21,5 @@ export async function quietly<T>(
     if ((await changes()) === before || attempt === 200) return result;
   }
 }
+
+export { selectsOf } from '../helpers/statements.js';
