@@ -13,7 +13,14 @@
 // the processes), BENCH_WRITES (stale-check iterations, default 200), BENCH_USERS / BENCH_RESOURCES /
 // BENCH_SERVERS (default 10,000 / 20,000 / 5,000), BENCH_MIX=health (a control: GET /health only, no database),
 // BENCH_DIST (the compiled build to run, default ./dist: point it at another build to compare), BENCH_PIN
-// (default 1).
+// (default 1), BENCH_RATE (requests per second sent to EACH process, default 0 = as fast as they answer). With a
+// rate, one process and three are compared at the same load per process, below saturation: the cost of the
+// change signal shows without the cost of three processes sharing cores (on a 2-core machine three saturated
+// processes must time-share, which alone raised CPU per request 2.37× in a no-database control run).
+// BENCH_CONTROL=separate (with BENCH_RATE): a third configuration in every round, the same number of processes at
+// the same rate but each on its own copy of the database (CREATE DATABASE … TEMPLATE): the machine is as busy as
+// with one shared database, so shared / separate is what sharing one database costs (the change signal moving
+// for other processes' work), apart from what sharing two cores costs.
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -39,6 +46,8 @@ const userCount = Number(process.env['BENCH_USERS'] ?? 10_000);
 const resourceCount = Number(process.env['BENCH_RESOURCES'] ?? 20_000);
 const serverCount = Number(process.env['BENCH_SERVERS'] ?? 5_000);
 const dist = resolve(process.env['BENCH_DIST'] ?? 'dist');
+const ratePerProcess = Number(process.env['BENCH_RATE'] ?? 0);
+const separateControl = process.env['BENCH_CONTROL'] === 'separate';
 
 function hasTaskset(): boolean {
   try {
@@ -236,6 +245,7 @@ function drive(service: Service, paths: string[], seconds: number, conns: number
     connections: conns,
     duration: seconds,
     requests: paths.map((path) => ({ method: 'GET', path })),
+    ...(ratePerProcess > 0 ? { overallRate: ratePerProcess } : {}),
   }) as Promise<autocannon.Result> & { stop(): void };
 }
 
@@ -263,7 +273,10 @@ interface Round {
 async function measureRound(services: Service[], paths: string[]): Promise<Round> {
   const selectsBefore = await Promise.all(services.map(selectsOf));
   const before = await Promise.all(services.map(cpuOf));
-  const per = Math.max(1, Math.round(connections / services.length));
+  // At a fixed rate each process gets the same connections whether it runs alone or beside the others, so that
+  // both sides see requests arrive alike (how many share one change fence depends on it).
+  const split = ratePerProcess > 0 ? processes : services.length;
+  const per = Math.max(1, Math.round(connections / split));
   const results = await Promise.all(services.map((service) => drive(service, paths, duration, per)));
   const after = await Promise.all(services.map(cpuOf));
   const selectsAfter = await Promise.all(services.map(selectsOf));
@@ -292,18 +305,31 @@ function median(all: Round[]): Round {
  * Rounds alternate between the first process alone and all of them, after every process was warmed up alike: the
  * shared machine's noise and the JIT's warm-up then weigh on both sides equally.
  */
-async function measure(services: Service[], paths: string[]): Promise<{ single: Round; multi: Round }> {
-  for (const service of services) await drive(service, paths, 3, connections);
+async function measure(
+  services: Service[],
+  paths: string[],
+  control?: Service[],
+): Promise<{ single: Round; multi: Round; separate?: Round }> {
+  for (const service of [...services, ...(control ?? []).slice(1)])
+    await drive(service, paths, 3, connections);
   const singles: Round[] = [];
   const multis: Round[] = [];
+  const separates: Round[] = [];
   for (let round = 0; round < rounds; round++) {
     singles.push(await measureRound(services.slice(0, 1), paths));
     multis.push(await measureRound(services, paths));
+    if (control !== undefined) separates.push(await measureRound(control, paths));
   }
   const show = (all: Round[]) =>
     all.map((r) => (r.perProcess.reduce((a, b) => a + b, 0) / r.perProcess.length).toFixed(1)).join(' / ');
   console.log(`  rounds, mean CPU µs/req: 1 process ${show(singles)}; ${services.length} ${show(multis)}`);
-  return { single: median(singles), multi: median(multis) };
+  if (control !== undefined)
+    console.log(`  rounds, ${control.length} on separate databases: ${show(separates)}`);
+  return {
+    single: median(singles),
+    multi: median(multis),
+    ...(control !== undefined ? { separate: median(separates) } : {}),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -433,13 +459,35 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'marketplace-multi-'));
   await admin(`create database ${name}`);
   const services: Service[] = [];
+  const copies: string[] = [];
   try {
     const targets = await seed(databaseUrl);
     const paths = readMix(targets);
     console.log(`Build: ${dist}; ${connections} connections; ${rounds} rounds of ${duration} s`);
+    // Copies first: CREATE DATABASE … TEMPLATE needs the template without connections.
+    const copyUrls: string[] = [];
+    for (let i = 1; separateControl && i < processes; i++) {
+      const copy = `${name}_copy${i}`;
+      await admin(`create database ${copy} template ${name}`);
+      copies.push(copy);
+      const copyUrl = new URL(pgServer);
+      copyUrl.pathname = `/${copy}`;
+      copyUrls.push(copyUrl.toString());
+    }
     for (let i = 0; i < processes; i++) services.push(await startService(databaseUrl, dataDir));
     for (const path of paths) await expectOk(call(services[0]!.base, 'GET', path), path);
-    const { single, multi } = await measure(services, paths);
+    // The stale-read check below writes through process 0 and reads on the shared-database processes only.
+    let control: Service[] | undefined;
+    if (separateControl) {
+      control = [services[0]!];
+      for (const copyUrl of copyUrls) {
+        const service = await startService(copyUrl, dataDir);
+        services.push(service);
+        control.push(service);
+      }
+    }
+    const shared = services.slice(0, processes);
+    const { single, multi, separate } = await measure(shared, paths, control);
     const singleCpu = single.perProcess[0]!;
     const multiCpu = multi.perProcess.reduce((a, b) => a + b, 0) / multi.perProcess.length;
     console.log('\nRead mix (anonymous), server CPU µs per request');
@@ -458,13 +506,22 @@ async function main(): Promise<void> {
       `  req/s per process: 1 process ${fmt(single.rates)}; ${processes} processes ${fmt(multi.rates)}`,
     );
     console.log(`  ratio ${processes} / 1: ${(multiCpu / singleCpu).toFixed(2)} (target ≤ 1.3)`);
+    if (separate !== undefined) {
+      const separateCpu = separate.perProcess.reduce((a, b) => a + b, 0) / separate.perProcess.length;
+      console.log(
+        `  ${processes} on separate databases: ${separate.perProcess.map((v) => v.toFixed(1)).join(' / ')} µs/req ` +
+          `(mean ${separateCpu.toFixed(1)}); SELECTs ${fmt(separate.selects)}; ` +
+          `shared / separate: ${(multiCpu / separateCpu).toFixed(2)}`,
+      );
+    }
     console.log('\nStale reads (writes through process 0, reads on the others right after each response)');
-    const stale = await staleReads(services, targets, paths);
+    const stale = await staleReads(shared, targets, paths);
     console.log(
       `  ${stale.checks} reads checked, ${stale.stale} stale${stale.examples.length ? `: ${stale.examples.join('; ')}` : ''}`,
     );
   } finally {
     for (const service of services) await stopService(service);
+    for (const copy of copies) await admin(`drop database if exists ${copy} with (force)`);
     await admin(`drop database if exists ${name} with (force)`);
     rmSync(dataDir, { recursive: true, force: true });
   }

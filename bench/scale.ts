@@ -1,6 +1,6 @@
 // `npm run bench:scale` (issue 17): search and filters at 10k, 100k and 1M resources on SQLite and PostgreSQL.
 // For each dialect and size: seed a fresh database (bench/scale/seed.ts: a realistic catalogue written straight
-// into the tables, then the search indexes rebuilt), report seconds per phase and the search index size, ANALYZE,
+// into the tables, then the search indexes rebuilt; or reuse a kept one, BENCH_SCALE_KEEP below), report seconds per phase and the search index size, ANALYZE,
 // start the compiled service (rate limits off), then for every query kind ask ≥ 1,000 DISTINCT URLs one at a time
 // (latency is the server's and no answer cache helps) → p50/p99/max, then 50 connections over a rotating list of
 // distinct URLs → req/s, and the CPU cost of writes. Prints a table per run, the growth factor smallest → largest
@@ -14,7 +14,20 @@
 // and BENCH_SCALE_SMALL_DURATION (smaller sizes, default 3; 0 skips), BENCH_SCALE_CONNECTIONS (50),
 // BENCH_SCALE_WRITES (requests per write kind, default 200; 0 skips), BENCH_SCALE_KINDS (comma-separated parts
 // of kind names), BENCH_SCALE_SEED, BENCH_PIN=0 (no CPU pinning), BENCH_SCALE_FROM_SOURCE=1 (tsx, no build).
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+//
+// BENCH_SCALE_KEEP=<dir>: keep each seeded database and reuse it in later runs (a 1M seed costs many minutes;
+// measuring it again should not). SQLite: the file <dir>/scale-<size>-<seed>.db; PostgreSQL: the database
+// scale_<size>_<seed> on BENCH_DATABASE_URL's server. Beside either, <dir>/scale-<size>-<seed>.<dialect>.json
+// holds what the seed produced (API keys, counts, seconds per phase, ANALYZE seconds, index sizes); it is written
+// only once the seed and ANALYZE have finished, so a database without it (an interrupted seed) is seeded again.
+// A reused database is measured only: no seed, no ANALYZE (the statistics of its seeding are stored in it), and
+// the seed figures printed are those of its seeding. The writes phase runs last and deletes the resources it
+// created (DELETE /resources/:id, reported as a write kind too), so a run leaves the catalogue as seeded; what
+// stays behind is only the audit and event rows of those writes, which no query kind reads. A run stopped in the
+// middle of its writes leaves some of them behind: the next run on the database deletes them first (the
+// resources of the benchmark's author account, which owns none of the seeded ones).
+// Delete the directory (and DROP DATABASE scale_…) to seed afresh, e.g. after changing the seed or the schema.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -29,7 +42,8 @@ import type { QueryContext } from './scale/queries.js';
 import { prng } from './scale/random.js';
 import { seedScale } from './scale/seed.js';
 import type { ScaleSeedResult } from './scale/seed.js';
-import { measureWrites } from './scale/writes.js';
+import { vocabulary } from './scale/text.js';
+import { deleteResources, measureWrites } from './scale/writes.js';
 import type { WriteCost } from './scale/writes.js';
 import { printGrowth, printRun } from './scale/report.js';
 
@@ -48,6 +62,7 @@ const connections = Number(env['BENCH_SCALE_CONNECTIONS'] ?? 50);
 const writeCount = Number(env['BENCH_SCALE_WRITES'] ?? 200);
 const onlyKinds = env['BENCH_SCALE_KINDS']?.split(',');
 const seed = Number(env['BENCH_SCALE_SEED'] ?? 17);
+const keepDir = env['BENCH_SCALE_KEEP'] || undefined;
 
 export interface KindResult {
   kind: string;
@@ -59,6 +74,8 @@ export interface KindResult {
 export interface RunResult {
   dialect: DialectName;
   size: number;
+  /** The database was a kept seed (BENCH_SCALE_KEEP): seed, ANALYZE and index figures are those of its seeding. */
+  reused: boolean;
   counts: ScaleSeedResult['counts'];
   seedSeconds: Record<string, number>;
   analyzeSeconds: number;
@@ -71,37 +88,85 @@ const started = performance.now();
 const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
 const progress = (message: string) => console.log(`[${elapsed()}] ${message}`);
 
-/** A fresh database of the dialect, and how to remove it afterwards. */
-async function freshDatabase(dialect: DialectName, size: number) {
+/** What a kept database was seeded with: written next to it once its seed is complete (BENCH_SCALE_KEEP). */
+interface KeptSeed {
+  authorKey: string;
+  moderatorKey: string;
+  counts: ScaleSeedResult['counts'];
+  seedSeconds: Record<string, number>;
+  analyzeSeconds: number;
+  index: RunResult['index'];
+}
+
+/**
+ * The database of one run: a fresh one dropped afterwards, or with BENCH_SCALE_KEEP the kept one of this size and
+ * seed (`kept` set when a complete seed is there to reuse; a database without its JSON is a seed that did not
+ * finish, and is seeded again). `save` records a finished seed; `release` drops what is not kept.
+ */
+interface Target {
+  url: string;
+  dataDir: string;
+  file: string | undefined;
+  kept: KeptSeed | undefined;
+  save: (seed: KeptSeed) => void;
+  release: () => Promise<void>;
+}
+
+async function adminQuery(statement: string, values: unknown[] = []) {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    return await admin.query(statement, values);
+  } finally {
+    await admin.end();
+  }
+}
+
+async function openTarget(dialect: DialectName, size: number): Promise<Target> {
+  // DATA_DIR of the service (stored files; none are read here): always a fresh one.
+  const dataDir = mkdtempSync(join(tmpdir(), 'marketplace-scale-'));
+  const removeDataDir = async () => rmSync(dataDir, { recursive: true, force: true });
+  const jsonPath = keepDir && join(keepDir, `scale-${size}-${seed}.${dialect}.json`);
+  const kept =
+    jsonPath && existsSync(jsonPath) ? (JSON.parse(readFileSync(jsonPath, 'utf8')) as KeptSeed) : undefined;
+  const save = (seeded: KeptSeed) => {
+    if (jsonPath) writeFileSync(jsonPath, JSON.stringify(seeded, null, 2));
+  };
   if (dialect === 'sqlite') {
-    const dataDir = mkdtempSync(join(tmpdir(), 'marketplace-scale-'));
-    const file = join(dataDir, 'scale.db');
+    if (keepDir === undefined) {
+      const file = join(dataDir, 'scale.db');
+      return { url: `sqlite:${file}`, dataDir, file, kept: undefined, save, release: removeDataDir };
+    }
+    const file = join(keepDir, `scale-${size}-${seed}.db`);
+    const reuse = kept !== undefined && existsSync(file);
+    if (!reuse) for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
     return {
       url: `sqlite:${file}`,
       dataDir,
       file,
-      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+      kept: reuse ? kept : undefined,
+      save,
+      release: removeDataDir,
     };
   }
-  const name = `scale_${size}_${process.pid}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  const name = keepDir === undefined ? `scale_${size}_${process.pid}` : `scale_${size}_${seed}`;
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'marketplace-scale-'));
+  const exists = (await adminQuery('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
+  const reuse = keepDir !== undefined && kept !== undefined && exists;
+  if (!reuse) {
+    await adminQuery(`drop database if exists ${name} with (force)`);
+    await adminQuery(`create database ${name}`);
+  }
   return {
     url: url.toString(),
     dataDir,
     file: undefined,
-    drop: async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-      rmSync(dataDir, { recursive: true, force: true });
+    kept: reuse ? kept : undefined,
+    save,
+    release: async () => {
+      if (keepDir === undefined) await adminQuery(`drop database if exists ${name} with (force)`);
+      await removeDataDir();
     },
   };
 }
@@ -176,29 +241,55 @@ async function writeIds(database: Database) {
   };
 }
 
+/** The seed of a run: reused from a kept database, or written now (then ANALYZE, index sizes, and kept). */
+async function seeded(database: Database, target: Target, size: number): Promise<KeptSeed> {
+  if (target.kept !== undefined) {
+    progress(`${database.dialect} ${size}: reusing the kept seed (${target.file ?? target.url})`);
+    return target.kept;
+  }
+  progress(`${database.dialect} ${size}: seeding`);
+  await migrateToLatest(database.db, database.dialect);
+  const result = await seedScale(database.db, database.dialect, {
+    resources: size,
+    seed,
+    onProgress: (message) => progress(message),
+    ...(target.file === undefined ? {} : { sqliteFile: target.file }),
+  });
+  const phases = Object.entries(result.phases).map(([phase, s]) => `${phase} ${s.toFixed(1)} s`);
+  progress(`${database.dialect} ${size}: seeded (${phases.join(', ')})`);
+  const analyzeStarted = performance.now();
+  await sql`analyze`.execute(database.db);
+  const analyzeSeconds = (performance.now() - analyzeStarted) / 1000;
+  const kept: KeptSeed = {
+    authorKey: result.authorKey,
+    moderatorKey: result.moderatorKey,
+    counts: result.counts,
+    seedSeconds: result.phases,
+    analyzeSeconds,
+    index: await indexSize(database, target.file),
+  };
+  target.save(kept);
+  return kept;
+}
+
 async function run(dialect: DialectName, size: number, mode: 'compiled' | 'source', last: boolean) {
-  progress(`${dialect} ${size}: seeding`);
-  const target = await freshDatabase(dialect, size);
+  const target = await openTarget(dialect, size);
   try {
     let database = openDatabase({
       databaseUrl: target.url,
       dataDir: target.dataDir,
       sqliteSynchronous: 'FULL',
     });
-    await migrateToLatest(database.db, database.dialect);
-    const seeded = await seedScale(database.db, dialect, {
-      resources: size,
-      seed,
-      onProgress: (message) => progress(message),
-    });
-    const phases = Object.entries(seeded.phases).map(([phase, s]) => `${phase} ${s.toFixed(1)} s`);
-    progress(`${dialect} ${size}: seeded (${phases.join(', ')})`);
-    const analyzeStarted = performance.now();
-    await sql`analyze`.execute(database.db);
-    const analyzeSeconds = (performance.now() - analyzeStarted) / 1000;
-    const index = await indexSize(database, target.file);
-    const context = await queryContext(database, seeded.vocabulary);
+    const kept = await seeded(database, target, size);
+    const v = vocabulary(seed);
+    const context = await queryContext(database, v);
     const ids = await writeIds(database);
+    const leftovers = await database.db
+      .selectFrom('resources')
+      .innerJoin('users', 'users.id', 'resources.owner_id')
+      .where('users.username', '=', 'scale_user')
+      .select('resources.id')
+      .execute();
     await database.destroy();
     database = undefined as never;
 
@@ -209,6 +300,14 @@ async function run(dialect: DialectName, size: number, mode: 'compiled' | 'sourc
     const kinds: KindResult[] = [];
     let writes: Record<string, WriteCost> = {};
     try {
+      if (leftovers.length > 0) {
+        const removed = await deleteResources(
+          service,
+          kept.authorKey,
+          leftovers.map((row) => row.id),
+        );
+        progress(`  deleted ${leftovers.length - removed.failed} resources an interrupted run's writes left`);
+      }
       const random = prng(seed + size);
       const all = queryKinds(context).filter(
         (kind) => onlyKinds === undefined || onlyKinds.some((part) => kind.name.includes(part)),
@@ -216,7 +315,7 @@ async function run(dialect: DialectName, size: number, mode: 'compiled' | 'sourc
       // Warm-up: the JIT and the first statements of each kind, on URLs the measurement does not use.
       const warm = new Set<string>();
       for (const kind of all) {
-        const headers: Record<string, string> = kind.auth ? { 'x-api-key': seeded.moderatorKey } : {};
+        const headers: Record<string, string> = kind.auth ? { 'x-api-key': kept.moderatorKey } : {};
         for (const url of distinctUrls(kind, 10, random)) {
           warm.add(url);
           await (await fetch(service.base + url, { headers })).arrayBuffer();
@@ -224,7 +323,7 @@ async function run(dialect: DialectName, size: number, mode: 'compiled' | 'sourc
       }
       const duration = last ? largeDuration : smallDuration;
       for (const kind of all) {
-        const headers: Record<string, string> = kind.auth ? { 'x-api-key': seeded.moderatorKey } : {};
+        const headers: Record<string, string> = kind.auth ? { 'x-api-key': kept.moderatorKey } : {};
         const urls = distinctUrls(kind, requestCount, random, warm);
         const latency = await sequential(service.base, urls, headers, last ? kindSeconds : smallKindSeconds);
         let load: Throughput | undefined;
@@ -244,22 +343,23 @@ async function run(dialect: DialectName, size: number, mode: 'compiled' | 'sourc
             `max ${latency.max.toFixed(0)} ms ${JSON.stringify(latency.statuses)}${rps}`,
         );
       }
-      if (writeCount > 0) writes = await measureWrites(service, seeded, ids, seeded.vocabulary, writeCount);
+      if (writeCount > 0) writes = await measureWrites(service, kept, ids, v, writeCount);
     } finally {
       await stopService(service);
     }
     return {
       dialect,
       size,
-      counts: seeded.counts,
-      seedSeconds: seeded.phases,
-      analyzeSeconds,
-      index,
+      reused: target.kept !== undefined,
+      counts: kept.counts,
+      seedSeconds: kept.seedSeconds,
+      analyzeSeconds: kept.analyzeSeconds,
+      index: kept.index,
       kinds,
       writes,
     } satisfies RunResult;
   } finally {
-    await target.drop();
+    await target.release();
   }
 }
 
@@ -267,6 +367,7 @@ async function main(): Promise<void> {
   const mode = prepareBuild();
   const outDir = join('bench', 'tmp');
   mkdirSync(outDir, { recursive: true });
+  if (keepDir !== undefined) mkdirSync(keepDir, { recursive: true });
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   progress(
     `sizes ${sizes.join(', ')} on ${dialects.join(', ')}; service ${mode}${pin ? ', pinned to CPU 0' : ''}`,

@@ -4,10 +4,8 @@
 // directory version. Ranks are left to recomputeRanks.
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import type { DialectName } from '../../src/core/db/database.js';
 import type { DB } from '../../src/core/db/schema.js';
-import { bulkInsert } from './bulk.js';
-import type { Row } from './bulk.js';
+import type { BulkLoader, Row } from './bulk.js';
 import { idAt, int, logNormal, prng, weighted, zipf } from './random.js';
 import { descriptionOf, nameOf, shortDescriptionOf, slugOf } from './text.js';
 import type { Vocabulary } from './text.js';
@@ -32,11 +30,7 @@ const CHUNK = 20_000;
 
 const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 
-export async function seedServersAt(
-  db: Kysely<DB>,
-  dialect: DialectName,
-  c: ServerSeedContext,
-): Promise<void> {
+export async function seedServersAt(db: Kysely<DB>, loader: BulkLoader, c: ServerSeedContext): Promise<void> {
   const { random, v, now } = c;
   const iso = (ms: number) => new Date(ms).toISOString();
   const [tags, categories] = await Promise.all([
@@ -108,11 +102,10 @@ export async function seedServersAt(
       }
       if (status === 'APPROVED') approved += 1;
     }
-    await db.transaction().execute(async (trx) => {
-      if (dialect === 'postgres') await sql`set local synchronous_commit = off`.execute(trx);
-      await bulkInsert(trx, dialect, 'servers', servers);
-      await bulkInsert(trx, dialect, 'server_tag_links', tagLinks, 20_000);
-      await bulkInsert(trx, dialect, 'server_category_links', categoryLinks, 20_000);
+    await loader.load(async (insert) => {
+      await insert('servers', servers);
+      await insert('server_tag_links', tagLinks, 20_000);
+      await insert('server_category_links', categoryLinks, 20_000);
     });
   }
   await db.transaction().execute(async (trx) => {

@@ -11,9 +11,10 @@ import { formatScopes, scopesForRole } from '../../src/core/auth/scopes.js';
 import type { DialectName } from '../../src/core/db/database.js';
 import type { DB, ResourceType } from '../../src/core/db/schema.js';
 import { recomputeRanks } from '../../src/modules/servers/rank/rank.repo.js';
-import { rebuildSearchIndexes } from '../../src/modules/search/rebuild.js';
-import { bulkInsert } from './bulk.js';
-import type { Row } from './bulk.js';
+import { rebuildSearchIndexes, SEARCH_INDEXES } from '../../src/modules/search/rebuild.js';
+import type { SearchIndexName } from '../../src/modules/search/rebuild.js';
+import { bulkInsert, bulkLoader } from './bulk.js';
+import type { BulkLoader, Row } from './bulk.js';
 import { seedServersAt } from './seed-servers.js';
 import { idAt, int, logNormal, prng, weighted, zipf } from './random.js';
 import { descriptionOf, nameOf, shortDescriptionOf, slugOf, vocabulary } from './text.js';
@@ -32,6 +33,8 @@ export interface ScaleSeedOptions {
   rebuild?: boolean;
   /** Progress lines (phase and counts). */
   onProgress?: (message: string) => void;
+  /** SQLite: the database's file, so the big tables are written through prepared statements (bulk.ts). */
+  sqliteFile?: string;
 }
 
 export interface ScaleSeedResult {
@@ -92,6 +95,20 @@ async function bulkTransaction(
 export async function seedScale(
   db: Kysely<DB>,
   dialect: DialectName,
+  options: ScaleSeedOptions,
+): Promise<ScaleSeedResult> {
+  const loader = bulkLoader(db, dialect, options.sqliteFile);
+  try {
+    return await seedWith(db, dialect, loader, options);
+  } finally {
+    loader.close();
+  }
+}
+
+async function seedWith(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  loader: BulkLoader,
   options: ScaleSeedOptions,
 ): Promise<ScaleSeedResult> {
   const seed = options.seed ?? 17;
@@ -190,7 +207,7 @@ export async function seedScale(
           updated_at: iso(created),
         });
       }
-      await bulkTransaction(db, dialect, (trx) => bulkInsert(trx, dialect, 'users', rows));
+      await loader.load((insert) => insert('users', rows));
     }
     const teamRows: Row[] = [];
     const memberRows: Row[] = [];
@@ -269,27 +286,38 @@ export async function seedScale(
 
   // --- resources with their links, catalog_refs and counters --------------------------------------------
   const approved = await timed(phases, 'resources', () =>
-    seedResourceRows(db, dialect, { count: resourceCount, random, v, userIds, teamIds, now, log }),
+    seedResourceRows(db, dialect, loader, { count: resourceCount, random, v, userIds, teamIds, now, log }),
   );
 
   // --- servers (rank computed by the application's own recompute) -----------------------------------------
   await timed(phases, 'servers', () =>
-    seedServersAt(db, dialect, { count: serverCount, random, v, userIds, teamIds, now, span: SPAN }),
+    seedServersAt(db, loader, { count: serverCount, random, v, userIds, teamIds, now, span: SPAN }),
   );
   await timed(phases, 'ranks', () => recomputeRanks(db, dialect, new Date(now), DEFAULT_RANK_WEIGHTS));
   log(`  servers ${serverCount}`);
 
   // --- search indexes, derived from all of the above --------------------------------------------------------
+  // Exclusive: nothing else writes, so each index is loaded in one transaction with its per-row upkeep set aside
+  // (modules/search/rebuild.ts). One phase per index.
   let lastLog = 0;
-  if (options.rebuild !== false)
-    await timed(phases, 'search', () =>
-      rebuildSearchIndexes(db, dialect, ({ index, done, total }) => {
-        if (performance.now() - lastLog > 5_000 || done === total) {
-          lastLog = performance.now();
-          log(`  search ${index}: ${done}/${total}`);
-        }
-      }),
-    );
+  if (options.rebuild !== false) {
+    for (const index of Object.keys(SEARCH_INDEXES) as SearchIndexName[]) {
+      await timed(phases, `search ${index}`, () =>
+        rebuildSearchIndexes(
+          db,
+          dialect,
+          ({ done, total }) => {
+            if (performance.now() - lastLog > 5_000 || done === total) {
+              lastLog = performance.now();
+              log(`  search ${index}: ${done}/${total}`);
+            }
+          },
+          [index],
+          { exclusive: true },
+        ),
+      );
+    }
+  }
   if (dialect === 'sqlite') await sql`pragma synchronous = full`.execute(db);
   return {
     phases,
@@ -319,6 +347,7 @@ interface ResourceSeedContext {
 async function seedResourceRows(
   db: Kysely<DB>,
   dialect: DialectName,
+  loader: BulkLoader,
   c: ResourceSeedContext,
 ): Promise<number> {
   const { random, v, now } = c;
@@ -441,11 +470,11 @@ async function seedResourceRows(
       });
     }
     await pending;
-    pending = bulkTransaction(db, dialect, async (trx) => {
-      await bulkInsert(trx, dialect, 'resources', resources);
-      await bulkInsert(trx, dialect, 'resource_category_links', categoryLinks, 20_000);
-      await bulkInsert(trx, dialect, 'resource_tag_links', tagLinks, 20_000);
-      await bulkInsert(trx, dialect, 'resource_game_versions', versionLinks, 20_000);
+    pending = loader.load(async (insert) => {
+      await insert('resources', resources);
+      await insert('resource_category_links', categoryLinks, 20_000);
+      await insert('resource_tag_links', tagLinks, 20_000);
+      await insert('resource_game_versions', versionLinks, 20_000);
     });
     if (performance.now() - lastLog > 5_000) {
       lastLog = performance.now();

@@ -1,5 +1,7 @@
 // Write cost on a big catalogue: server CPU µs per request of creating a resource, editing it (tags changed, so
 // links, usage counts, catalog_refs and the search document move) and approving it, each a bounded sequential loop.
+// Last, the resources it created are deleted again (timed too): a kept database (BENCH_SCALE_KEEP) is left as
+// seeded, so the next run on it measures the same catalogue and can create the same (deterministic) slugs.
 import { cpuOf, percentile } from './measure.js';
 import type { Service } from './measure.js';
 import { prng, int, pick } from './random.js';
@@ -35,15 +37,16 @@ async function loop(
     const started = performance.now();
     const response = await fetch(service.base + path, {
       method,
-      headers: { 'x-api-key': key, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+      headers:
+        body === undefined ? { 'x-api-key': key } : { 'x-api-key': key, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();
     times.push(performance.now() - started);
     if (!response.ok) {
       failed += 1;
       firstError ??= `${response.status} ${text.slice(0, 200)}`;
-    } else onAnswer?.(i, JSON.parse(text));
+    } else onAnswer?.(i, text === '' ? null : JSON.parse(text));
   }
   const cpu = (await cpuOf(service.child)) - before;
   return {
@@ -56,6 +59,16 @@ async function loop(
       50,
     ),
   };
+}
+
+/** Deletes these resources through the API (so every counter and index moves as for any deletion). */
+export function deleteResources(service: Service, key: string, ids: readonly string[]): Promise<WriteCost> {
+  return loop(service, ids.length, (i) => ({
+    method: 'DELETE',
+    path: `/resources/${ids[i]}`,
+    key,
+    body: undefined,
+  }));
 }
 
 export async function measureWrites(
@@ -113,10 +126,12 @@ export async function measureWrites(
     key: keys.authorKey,
     body: { tagIds: some(ids.tagIds, 2), name: nameOf(v, random) },
   }));
+  const remove = await deleteResources(service, keys.authorKey, created);
   return {
     'POST /resources': create,
     'PATCH /resources/:id (tags, pending)': edit,
     'APPROVE (moderate)': approve,
     'PATCH /resources/:id (tags+name, approved)': editApproved,
+    'DELETE /resources/:id (approved)': remove,
   };
 }

@@ -10,6 +10,7 @@ import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
 import { createUser } from '../helpers/factories.js';
 import type { TestUser } from '../helpers/factories.js';
+import { statementsSoFar } from '../helpers/statements.js';
 
 let t: TestApp;
 let admin: TestUser;
@@ -24,16 +25,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-/** Statements run so far, every kind (select, insert, update, delete, other). */
-async function statements(): Promise<number> {
-  const response = await t.app.inject({ method: 'GET', url: '/metrics' });
-  expect(response.statusCode).toBe(200);
-  let total = 0;
-  for (const match of response.body.matchAll(/^db_query_duration_seconds_count\{[^}]*\} (\d+)$/gm)) {
-    total += Number(match[1]);
-  }
-  return total;
-}
+const statements = () => statementsSoFar(t);
 
 /** The request's answer and how many statements it ran, less those of a scrape (the webhook backlog gauges). */
 async function counted(url: string, headers: Record<string, string> = {}) {

@@ -1,5 +1,5 @@
 // GET /resources?search=: full-text matching (every word, the last as a prefix, case and diacritics folded, any
-// order), relevance (field tiers blended with popularity, the same order on SQLite and PostgreSQL) and typo
+// order), relevance (field tiers, then popularity; the same order on SQLite and PostgreSQL) and typo
 // tolerance (PostgreSQL only).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../helpers/app.js';
@@ -158,6 +158,29 @@ describe('relevance', () => {
     ]);
     // The default order stays newest first, with a search too.
     expect((await search('zephyr'))[0]).toBe('Zephyrus Temple');
+  });
+
+  it('orders by text score first and by popularity only among equal text scores', async () => {
+    await add('Quokka Den', { description: 'Where a nimbus gathers.' });
+    const popular = await add('Plain Burrow', { shortDescription: 'Quokka nimbus companions' });
+    await add('Quokka Hut', { description: 'Under a nimbus.' });
+    // Text scores: Den and Hut 27 + 3 = 30, Burrow 9 + 9 = 18. Multiplied by its popularity (2.875, the cap)
+    // Burrow would score 51.75 and come first; ordered by text score it comes last, Hut before Den on the id.
+    await t.app.context.database.db
+      .updateTable('resources')
+      .set({ downloads: 1_000_000, like_count: 100_000 })
+      .where('id', '=', popular.id)
+      .execute();
+    t.clock.advance(5001);
+    expect(await byRelevance('quokka nimbus')).toEqual(['Quokka Hut', 'Quokka Den', 'Plain Burrow']);
+    // Pages of one: the matches with a word in the name fill them alone, then the rest.
+    const page = async (n: number) =>
+      (await list(`search=quokka%20nimbus&sortBy=relevance&limit=1&page=${n}`)).resources.map((r) => r.name);
+    expect([...(await page(1)), ...(await page(2)), ...(await page(3))]).toEqual([
+      'Quokka Hut',
+      'Quokka Den',
+      'Plain Burrow',
+    ]);
   });
 
   it('without a search, is the downloads order', async () => {

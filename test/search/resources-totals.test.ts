@@ -9,7 +9,7 @@ import { expectError } from '../helpers/http.js';
 import { moderate } from '../resources/helpers.js';
 import type { ResourceBody } from '../resources/helpers.js';
 import { SEARCH_LIMITS } from '../../src/modules/search/resource-facets.js';
-import { buildCorpus, matches } from './resources-corpus.js';
+import { buildCorpus, matches, wordsOf } from './resources-corpus.js';
 import type { Corpus, CorpusEntry } from './resources-corpus.js';
 
 interface Meta {
@@ -183,6 +183,61 @@ describe('totals, matches and order against brute force', () => {
   );
 });
 
+describe('relevance of 1–3 words: the matches with a word in the name alone when they fill the page', () => {
+  const FEW_WORDS = FILTERS.filter(
+    (filter) => filter.search !== undefined && wordsOf(filter.search).length <= 3,
+  );
+  /** Approved matches with at least one of the words in the name (the last one a prefix while typed). */
+  const nameMatches = (filter: Filter) => {
+    const words = wordsOf(filter.search!);
+    const typed = !filter.search!.endsWith(' ');
+    const inName = (name: string[], word: string, last: boolean) =>
+      name.some((w) => (last && typed ? w.startsWith(word) : w === word));
+    return expected(filter).filter((e) => {
+      const name = wordsOf(e.resource.name);
+      return words.some((word, i) => inName(name, word, i === words.length - 1));
+    }).length;
+  };
+
+  // Varied popularity, so that an order multiplying the text score by it would differ from text score first.
+  const popularity = async (of: (index: number) => [number, number]) => {
+    const { db } = t.app.context.database;
+    for (const entry of corpus.entries) {
+      const [downloads, like_count] = of(entry.index);
+      await db
+        .updateTable('resources')
+        .set({ downloads, like_count })
+        .where('id', '=', entry.resource.id)
+        .execute();
+    }
+    // Written behind the application's back: kept pages expire within 5 s.
+    t.clock.advance(5001);
+  };
+  beforeAll(() => popularity((index) => [(index * 7919) % 100_000, (index * 31) % 500]));
+  afterAll(() => popularity(() => [0, 0]));
+
+  it('is exercised: some searches have more name matches than a small page', () => {
+    expect(FEW_WORDS.filter((filter) => nameMatches(filter) > 3).length).toBeGreaterThan(2);
+    const several = FEW_WORDS.filter((filter) => wordsOf(filter.search!).length > 1);
+    expect(several.some((filter) => nameMatches(filter) > 3)).toBe(true);
+  });
+
+  it.each(FEW_WORDS.map((filter) => [JSON.stringify(filter), filter] as const))(
+    '%s: small pages (name matches first) give the order of one page scoring every match',
+    async (_label, filter) => {
+      const want = expected(filter).length;
+      expect(nameMatches(filter)).toBeLessThan(99);
+      const whole = (await list(query(filter, '&limit=99&sortBy=relevance'))).resources.map((r) => r.id);
+      const paged: string[] = [];
+      for (let page = 1; page <= Math.ceil(Math.min(want, 99) / 3); page++) {
+        const body = await list(query(filter, `&limit=3&page=${page}&sortBy=relevance`));
+        paged.push(...body.resources.map((r) => r.id));
+      }
+      expect(paged).toEqual(whole);
+    },
+  );
+});
+
 describe('facets', () => {
   it('adds only the facets asked for, and answers a filter naming nothing with empty ones', async () => {
     const body = await list('facets=tags&type=WORLD');
@@ -239,6 +294,7 @@ describe('plans', () => {
     const saved = { ...SEARCH_LIMITS };
     try {
       SEARCH_LIMITS.walkFromMatches = 0;
+      SEARCH_LIMITS.walkRatio = 0;
       for (const filter of FILTERS) {
         const want = expected(filter).map((e) => e.resource.id);
         const seen: string[] = [];

@@ -13,6 +13,18 @@ import { setBounded } from '../bounded-map.js';
  */
 export type ChangeSignal = () => number | Promise<number>;
 
+/**
+ * The change signal of each open database, for code that is handed only `db` (database.ts registers it). A
+ * transaction is a different object and finds none: inside one, nothing is kept (it must see its own writes).
+ */
+const signals = new WeakMap<object, ChangeSignal>();
+
+export function registerChangeSignal(db: object, changes: ChangeSignal): void {
+  signals.set(db, changes);
+}
+
+export const changeSignalOf = (db: object): ChangeSignal | undefined => signals.get(db);
+
 /** Bounds memory: entries are small (a row, a rendered answer of a few KB). */
 const MAX_ENTRIES = 2_000;
 

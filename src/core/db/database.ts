@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { Config } from '../../config.js';
 import type { DB } from './schema.js';
 import { createHash } from 'node:crypto';
+import { registerChangeSignal } from './change-cache.js';
 import { registerHotReads } from './prepared.js';
 import { PG_CONNECT_TIMEOUT_MS, surviveConnectionLoss } from './pg-connection-loss.js';
 import type { HotReads } from './prepared.js';
@@ -124,6 +125,7 @@ export function openDatabase(
     registerHotReads(db, timedHotReads(namedStatements(pool), options.observeQuery));
     const observe = options.observeQuery;
     const changes = pgChangeSignal(pool, observe && ((seconds) => observe('select', seconds)));
+    registerChangeSignal(db, changes);
     return { db, dialect: 'postgres', pool, changes, destroy: () => db.destroy() };
   }
   let filename: string;
@@ -145,6 +147,7 @@ export function openDatabase(
     db,
     timedHotReads((sql, parameters) => reader.all(sql, parameters), options.observeQuery),
   );
+  registerChangeSignal(db, reader.changes);
   return {
     db,
     dialect: 'sqlite',

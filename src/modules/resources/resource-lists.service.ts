@@ -11,10 +11,11 @@ import { notFound } from '../../core/http/errors.js';
 import type { MediaUrls } from '../../core/media-urls.js';
 import { findTeamById } from '../teams/teams.repo.js';
 import { findUserById } from '../users/users.repo.js';
-import { facetsFromCounters, facetsOfMatches, SEARCH_LIMITS } from '../search/resource-facets.js';
+import { facetsFromCounters, facetsOfMatches, walkPays } from '../search/resource-facets.js';
 import type { FacetRequest, Facets } from '../search/resource-facets.js';
+import { nameTier } from '../search/resource-match.js';
 import type { SearchMatch } from '../search/resource-match.js';
-import { countMatches } from '../search/resource-totals.js';
+import { countMatches, smallestCatalogList } from '../search/resource-totals.js';
 import type { Total } from '../search/resource-totals.js';
 import { trigramIndexSchema, withSimilarityThreshold } from '../search/resource-trigram.js';
 import { parseSearch } from '../search/text.js';
@@ -185,17 +186,33 @@ export function createResourceListsService(deps: {
   ): Promise<CataloguePage> {
     const { limit, offset } = pageOf(page);
     const match = filter.match;
-    const listRows = (planned: ResourceFilter) =>
+    const listRows = async (planned: ResourceFilter) =>
       sort === 'relevance' && match !== undefined
-        ? listByRelevance(exec, dialect, { ...planned, match }, limit, offset)
+        ? listByRelevance(
+            exec,
+            dialect,
+            { ...planned, match: await scoredMatch(planned, match) },
+            limit,
+            offset,
+          )
         : listResourceViews(exec, dialect, planned, SORT_ORDERS[sort], limit, offset);
+    /** The name matches alone when they fill the page (search/resource-match.ts nameTier). */
+    const scoredMatch = async (planned: ResourceFilter, full: SearchMatch): Promise<SearchMatch> => {
+      const names = nameTier(full);
+      if (names === undefined) return full;
+      const gathered: ResourceFilter = { ...planned, match: names, plan: 'gather' };
+      const counted = await countMatches(exec, dialect, gathered, offset + limit);
+      return !counted.exact || counted.total >= offset + limit ? names : full;
+    };
     if (dialect === 'sqlite') {
       // SQLite runs one statement at a time anyway: count first and let the count choose the page's plan.
-      const gathered: ResourceFilter = { ...filter, plan: 'gather' };
+      const driver = await smallestCatalogList(exec, filter);
+      const gathered: ResourceFilter = { ...filter, plan: 'gather', driver };
       const total = await countMatches(exec, dialect, gathered);
       // Relevance scores every match (gathered); without a search it is the downloads order, which can walk.
       const scored = sort === 'relevance' && match !== undefined;
-      const walk = !scored && (!total.exact || total.total > SEARCH_LIMITS.walkFromMatches);
+      const approved = () => readCounter(exec, dialect, statusCounter('APPROVED'));
+      const walk = !scored && (!total.exact || (await walkPays(total.total, offset + limit, approved)));
       const rows = await listRows(walk ? { ...filter, plan: 'walk' } : gathered);
       if (facets.length === 0) return catalogue(rows, total, page);
       const scan = await facetsOfMatches(exec, dialect, gathered, facets);

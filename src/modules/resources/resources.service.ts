@@ -100,11 +100,14 @@ export function createResourcesService(deps: {
   async function readVisible(actor: Actor | null, by: { id: string } | { slug: string }) {
     const row = await findResourceView(db, dialect, by);
     if (row === undefined) throw notFound('Resource');
+    // A caller who may see a PENDING resource is its owner side, a contributor or a moderator (§4 queue position).
+    // The position is read while access is checked (one round trip fewer on PostgreSQL) and shown only after.
+    const position =
+      actor !== null && row.status === 'PENDING' ? queuePosition(db, clock, 'resources', row.id) : undefined;
+    position?.catch(() => undefined);
     await resourceAccess.authorizeView(actor, row);
     const resource = toResource(row, urls);
-    // A caller who may see a PENDING resource is its owner side, a contributor or a moderator (§4 queue position).
-    if (actor === null || row.status !== 'PENDING') return resource;
-    const moderation = await queuePosition(db, clock, 'resources', row.id);
+    const moderation = await position;
     return moderation === undefined ? resource : { ...resource, moderation };
   }
 

@@ -8,15 +8,36 @@ import type { DialectName } from '../../core/db/database.js';
 import { ftsMatch, tsQueryText } from './match.js';
 import type { SearchQuery } from './text.js';
 
-/** A full-text search, or (PostgreSQL) the trigram fallback on names when it found nothing. */
+/**
+ * A full-text search (`inName`: of those, the matches with at least one of the words in the name — nameTier), or
+ * (PostgreSQL) the trigram fallback on names when it found nothing.
+ */
 export type SearchMatch =
-  { kind: 'words'; query: SearchQuery } | { kind: 'similar'; text: string; trigramSchema: string };
+  | { kind: 'words'; query: SearchQuery; inName?: boolean }
+  | { kind: 'similar'; text: string; trigramSchema: string };
 
-/** Field tiers: each is 3× the next, and popularity multiplies by less than 3, so it never crosses a tier. */
+/** Field weights of the text score: each is 3× the next. */
 export const FIELD_WEIGHTS = { name: 27, keywords: 9, body: 3, owner: 1 } as const;
-/** Popularity: 1 + min(ln(1 + downloads) + 2·ln(1 + likes), POPULARITY_CAP) / POPULARITY_SCALE (1 to < 3). */
+/** Popularity: 1 + min(ln(1 + downloads) + 2·ln(1 + likes), POPULARITY_CAP) / POPULARITY_SCALE (1 to 2.875). */
 export const POPULARITY_CAP = 30;
 export const POPULARITY_SCALE = 16;
+
+const ftsText = (match: SearchMatch & { kind: 'words' }) =>
+  ftsMatch(match.query, match.inName ? 'name_text' : undefined);
+
+/** Searches of at most this many words can skip the matches without a word in the name (nameTier). */
+export const NAME_TIER_MAX_WORDS = 3;
+
+/**
+ * The match a relevance page needs to score when it is narrower than the search: the matches with at least one
+ * of the words in the name. Each of those scores ≥ 27 + (n − 1) (every other word at least 1), every other match
+ * ≤ 9n, and 27 + n − 1 > 9n for n ≤ 3: with the text score ordered first, they all come before the rest, so
+ * when they fill the page only they are scored.
+ */
+export function nameTier(match: SearchMatch): SearchMatch | undefined {
+  if (match.kind !== 'words' || match.query.terms.length > NAME_TIER_MAX_WORDS) return undefined;
+  return { ...match, inName: true };
+}
 
 /** The ids of the matching documents' resources (every document is an APPROVED resource's). */
 export function matchingResourceIds(dialect: DialectName, match: SearchMatch): RawBuilder<unknown> {
@@ -26,16 +47,16 @@ export function matchingResourceIds(dialect: DialectName, match: SearchMatch): R
   }
   if (dialect === 'postgres') {
     return sql`select resource_id from resource_search
-      where document @@ to_tsquery('simple', ${tsQueryText(match.query)})`;
+      where document @@ to_tsquery('simple', ${tsQueryText(match.query, match.inName ? 'A' : undefined)})`;
   }
   return sql`select resource_id from resource_search indexed by resource_search_doc_idx where doc_id in (
-    select rowid from resource_search_fts where resource_search_fts match ${ftsMatch(match.query)})`;
+    select rowid from resource_search_fts where resource_search_fts match ${ftsText(match)})`;
 }
 
 /** One row per matching document, read from the index alone where the dialect allows (for counting). */
 export function matchingDocuments(dialect: DialectName, match: SearchMatch): RawBuilder<unknown> {
   if (dialect === 'sqlite' && match.kind === 'words') {
-    return sql`select rowid from resource_search_fts where resource_search_fts match ${ftsMatch(match.query)}`;
+    return sql`select rowid from resource_search_fts where resource_search_fts match ${ftsText(match)}`;
   }
   return matchingResourceIds(dialect, match);
 }
@@ -91,7 +112,7 @@ export function textScore(dialect: DialectName, query: SearchQuery): RawBuilder<
   return sql<number>`(${sql.join(parts, sql` + `)})`;
 }
 
-/** The popularity multiplier of a resource row (`resources`), from 1 to just under 3. */
+/** The popularity of a resource row (`resources`), from 1 to 2.875. */
 export function popularity(dialect: DialectName): RawBuilder<number> {
   if (dialect === 'postgres') {
     return sql<number>`(1 + least(ln((1 + resources.downloads)::float8) + 2 * ln((1 + resources.like_count)::float8),
@@ -101,11 +122,16 @@ export function popularity(dialect: DialectName): RawBuilder<number> {
     ${sql.lit(POPULARITY_CAP)}) / ${sql.lit(POPULARITY_SCALE)}.0)`;
 }
 
-/** Relevance of a matched document (`s`) of a resource (`resources`): text score × popularity. */
-export function relevance(dialect: DialectName, match: SearchMatch): RawBuilder<number> {
+/**
+ * The relevance order of matched documents (`s`) of resources (`resources`), best first: the text score, then
+ * popularity (so popularity orders equal text scores and never lifts a lower text score, as Meilisearch's
+ * ranking rules put attributes before custom ranking); the caller breaks the last ties by id. The trigram
+ * fallback orders by name similarity × popularity.
+ */
+export function relevanceOrder(dialect: DialectName, match: SearchMatch): Array<RawBuilder<number>> {
   if (match.kind === 'similar') {
     const similarity = sql.id(match.trigramSchema, 'word_similarity');
-    return sql<number>`(${similarity}(${match.text}, s.name_text) * ${popularity(dialect)})`;
+    return [sql<number>`(${similarity}(${match.text}, s.name_text) * ${popularity(dialect)})`];
   }
-  return sql<number>`(${textScore(dialect, match.query)} * ${popularity(dialect)})`;
+  return [textScore(dialect, match.query), popularity(dialect)];
 }

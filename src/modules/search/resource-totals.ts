@@ -9,8 +9,8 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
 import type { DB } from '../../core/db/schema.js';
-import { resourceFilterCondition } from '../resources/resource-views.repo.js';
-import type { ResourceFilter } from '../resources/resource-views.repo.js';
+import { catalogLists, resourceFilterCondition } from '../resources/resource-views.repo.js';
+import type { CatalogList, ResourceFilter } from '../resources/resource-views.repo.js';
 import { readFacetCount, SEARCH_LIMITS } from './resource-facets.js';
 import { matchingDocuments } from './resource-match.js';
 
@@ -34,14 +34,63 @@ async function fromCounter(db: Kysely<DB>, filter: ResourceFilter): Promise<numb
   return readFacetCount(db, 'version', scope, filter.gameVersionIds![0]!);
 }
 
+/**
+ * SQLite, catalog filters without a search: the link rows of one list (filter.driver, else the first) drive, each
+ * checked against the resource (one primary-key probe, the rest of the filter as probes too); distinct, since a
+ * resource can carry several of the wanted values. `resources.id in (links)` would first list every linked id: measured at 100k, two common
+ * tags capped at 10,001 matches, 42–50 ms → 7 ms.
+ */
+function linkDrivenMatches(db: Kysely<DB>, filter: ResourceFilter, limit: number) {
+  const lists = catalogLists(filter);
+  const driver = lists.find((list) => list.table === filter.driver) ?? lists[0];
+  const rest: ResourceFilter = { ...filter, plan: 'walk' };
+  if (driver!.table === 'resource_tag_links') rest.tagIds = undefined;
+  else if (driver!.table === 'resource_category_links') rest.categoryIds = undefined;
+  else rest.gameVersionIds = undefined;
+  const resource = db
+    .selectFrom('resources')
+    .select(sql.lit(1).as('one'))
+    .where('resources.id', '=', sql.ref<string>('l.resource_id'))
+    .where((eb) => resourceFilterCondition(eb, 'sqlite', rest));
+  return sql`select distinct l.resource_id from ${sql.table(driver!.table)} l
+    where l.${sql.ref(driver!.column)} in (${sql.join(driver!.ids)}) and exists ${resource} limit ${limit}`;
+}
+
+const FACET_OF_LIST = {
+  resource_tag_links: 'tag',
+  resource_category_links: 'category',
+  resource_game_versions: 'version',
+} as const;
+
+/**
+ * The catalog list with the fewest APPROVED resources by the counters (a sum over its values: an upper bound), to
+ * drive a gathered filter; undefined with fewer than two lists or with a search (the matches drive).
+ */
+export async function smallestCatalogList(
+  db: Kysely<DB>,
+  filter: ResourceFilter,
+): Promise<CatalogList['table'] | undefined> {
+  const lists = catalogLists(filter);
+  if (lists.length < 2 || filter.match !== undefined) return undefined;
+  const sizes = await Promise.all(
+    lists.map(async (list) => {
+      const facet = FACET_OF_LIST[list.table];
+      const scope = facet === 'category' ? '' : (filter.type ?? '');
+      const counts = await Promise.all(list.ids.map((id) => readFacetCount(db, facet, scope, id)));
+      return counts.reduce((a, b) => a + b, 0);
+    }),
+  );
+  return lists[sizes.indexOf(Math.min(...sizes))]!.table;
+}
+
 export async function countMatches(
   db: Kysely<DB>,
   dialect: DialectName,
   filter: ResourceFilter,
+  cap = SEARCH_LIMITS.countCap,
 ): Promise<Total> {
   const counted = await fromCounter(db, filter);
   if (counted !== undefined) return { total: counted, exact: true };
-  const cap = SEARCH_LIMITS.countCap;
   const searchOnly =
     filter.match !== undefined && filter.type === undefined && catalogFilters(filter).length === 0;
   // A search alone counts index entries only; anything else checks the rows the filter names.
@@ -49,11 +98,13 @@ export async function countMatches(
   const gathered: ResourceFilter = { ...filter, plan: 'gather' };
   const matches = searchOnly
     ? sql`select 1 as one from (${matchingDocuments(dialect, filter.match!)}) m limit ${cap + 1}`
-    : db
-        .selectFrom('resources')
-        .select(sql.lit(1).as('one'))
-        .where((eb) => resourceFilterCondition(eb, dialect, gathered))
-        .limit(cap + 1);
+    : dialect === 'sqlite' && filter.match === undefined && catalogLists(filter).length > 0
+      ? linkDrivenMatches(db, filter, cap + 1)
+      : db
+          .selectFrom('resources')
+          .select(sql.lit(1).as('one'))
+          .where((eb) => resourceFilterCondition(eb, dialect, gathered))
+          .limit(cap + 1);
   const row = await db
     .selectFrom(sql`(${matches})`.as('m'))
     .select((eb) => eb.fn.countAll<number>().as('count'))

@@ -8,6 +8,7 @@ import type { ManualClock } from '../../../src/core/clock.js';
 import type { TestUser } from '../../helpers/factories.js';
 import { act, createVersion, readVersion, uploadFile } from '../helpers.js';
 import type { VersionBody } from '../helpers.js';
+import { statementCost } from '../../helpers/statements.js';
 
 export type Status = VersionBody['status'];
 export type Channel = 'RELEASE' | 'BETA' | 'ALPHA' | 'SNAPSHOT';
@@ -61,29 +62,12 @@ export async function versionWith(
   return { version, content };
 }
 
-/** Reads run so far, from the app's db_query_duration_seconds histogram (METRICS=on). */
-export async function queryCount(app: App): Promise<number> {
-  const response = await app.inject({ method: 'GET', url: '/metrics' });
-  expect(response.statusCode).toBe(200);
-  let total = 0;
-  for (const line of response.body.split('\n')) {
-    // Reads only: a signed-in request may also write the key's last use (at most once a minute), which is the
-    // authentication's cost, not the route's.
-    if (line.startsWith('db_query_duration_seconds_count{operation="select"}')) {
-      total += Number(line.split(' ').pop());
-    }
-  }
-  return total;
-}
-
-/** The statements one request costs (the metrics read's own ones cancel out: both sides include them). */
-export async function queriesOf(app: App, request: () => Promise<unknown>): Promise<number> {
-  const before = await queryCount(app);
-  await request();
-  const after = await queryCount(app);
-  const idle = await queryCount(app);
-  return after - before - (idle - after);
-}
+/**
+ * The reads one request costs (METRICS=on). Reads only: a signed-in request may also write the key's last use (at
+ * most once a minute), which is the authentication's cost, not the route's.
+ */
+export const queriesOf = (app: App, request: () => Promise<unknown>): Promise<number> =>
+  statementCost(app, 'select', request);
 
 /** `count` random hex digests of the algorithm's length, none of them a stored file's. */
 export function randomHashes(count: number, hexLength = 128): string[] {

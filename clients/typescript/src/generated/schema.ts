@@ -4940,7 +4940,7 @@ export interface components {
           [key: string]: number;
         };
       };
-      /** @description With `facets`: false when more than 10,000 resources match a search or catalog filter; the counts then cover the first 10,000 matches only. Without a search or catalog filter facets are always exact */
+      /** @description With `facets`: false when more than 2,000 resources match a search or catalog filter; the counts then cover 2,000 of the matches only, each a lower bound. Without a search or catalog filter facets are always exact */
       facetsExact?: boolean;
       /** @description true when the search found nothing and these are resources with a similar name instead (typo tolerance; PostgreSQL only) */
       similar?: boolean;
@@ -15590,7 +15590,7 @@ export interface operations {
          */
         versions?: string[];
         /**
-         * @description downloads, likes, date (created), updated: highest/newest first; name: A→Z. Default date, with a search too. relevance (an extension): with a search, text score × popularity, best first, then newest id. Text score: per search word, the weight of the best field it occurs in — name 27, tags / categories / short description 9, description 3, owner names 1 — summed over the words. Popularity: 1 + min(ln(1 + downloads) + 2·ln(1 + likes), 30) / 16, between 1 and 2.875: it reorders near-ties but, being under 3, never lifts a match in a lower field above one in a higher field. For a typo-tolerant fallback (meta.similar) the text score is the trigram word similarity of the name. Without a search relevance is the same order as downloads
+         * @description downloads, likes, date (created), updated: highest/newest first; name: A→Z. Default date, with a search too. relevance (an extension): with a search, the text score, best first, then popularity, then newest id. Text score: per search word, the weight of the best field it occurs in — name 27, tags / categories / short description 9, description 3, owner names 1 — summed over the words. Popularity orders equal text scores only: 1 + min(ln(1 + downloads) + 2·ln(1 + likes), 30) / 16. For a typo-tolerant fallback (meta.similar) the order is the trigram word similarity of the name × popularity. Without a search relevance is the same order as downloads
          * @example downloads
          */
         sortBy?: 'downloads' | 'likes' | 'date' | 'updated' | 'name' | 'relevance';

@@ -12,7 +12,7 @@ export type QueueKind = 'resources' | 'versions' | 'servers';
  * orders PENDING by, oldest first (resources: creation, as GET /resources/moderation/status/PENDING lists them;
  * versions: the last submission; servers: the last status change, as GET /servers/moderation/status/PENDING).
  */
-const QUEUES: Record<QueueKind, { table: string; since: string }> = {
+export const QUEUES: Record<QueueKind, { table: string; since: string }> = {
   resources: { table: 'resources', since: 'created_at' },
   versions: { table: 'resource_versions', since: 'submitted_at' },
   servers: { table: 'servers', since: 'status_updated_at' },
@@ -22,21 +22,6 @@ const count = async (db: Kysely<DB>, query: RawBuilder<{ n: number | string }>):
   const { rows } = await query.execute(db);
   return Number(rows[0]?.n ?? 0);
 };
-
-/** When a PENDING item entered its queue; undefined when it is not (or no longer) PENDING. */
-export async function findWaitingSince(
-  db: Kysely<DB>,
-  kind: QueueKind,
-  id: string,
-): Promise<string | undefined> {
-  const { table, since } = QUEUES[kind];
-  const { rows } = await sql<{ since: string | Date | null }>`
-    select ${sql.ref(since)} as since from ${sql.table(table)} where id = ${id} and status = 'PENDING'
-  `.execute(db);
-  const value = rows[0]?.since;
-  if (value === undefined || value === null) return undefined;
-  return value instanceof Date ? value.toISOString() : value;
-}
 
 /**
  * How many PENDING items of the kind are ahead of (`ahead`) or behind (`behind`) (since, id): a range count on
