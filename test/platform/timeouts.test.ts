@@ -34,11 +34,13 @@ afterAll(async () => {
 async function open(
   to = port,
 ): Promise<{ socket: Socket; closed: Promise<{ afterMs: number; received: string }> }> {
+  // Timed from before connecting: the server's timers start when it accepts, which is after this and may be well
+  // before this process sees 'connect' on a loaded machine (a lower bound measured from 'connect' then fails).
+  const opened = Date.now();
   const socket = connect(to, '127.0.0.1');
   sockets.push(socket);
   socket.setEncoding('utf8');
   await new Promise((done) => socket.once('connect', done));
-  const opened = Date.now();
   let received = '';
   socket.on('data', (chunk: string) => (received += chunk));
   socket.on('error', () => {});
@@ -64,7 +66,9 @@ describe('server timeouts', () => {
     const { afterMs, received } = await closed;
     expect(afterMs).toBeGreaterThanOrEqual(350);
     expect(afterMs).toBeLessThan(5000);
-    expect(received).toBe('');
+    // Closed silently by the idle timeout, or — when node's periodic headers check runs first on a loaded
+    // machine (both limits are 400 ms here, and both count from the connection's start) — with a 408.
+    expect(received).toMatch(/^(|HTTP\/1\.1 408 [^]*)$/);
   });
 
   it('closes an idle keep-alive connection after its response (KEEP_ALIVE_TIMEOUT_MS)', async () => {

@@ -209,7 +209,7 @@ export function createResourceListsService(deps: {
       const driver = await smallestCatalogList(exec, filter);
       const gathered: ResourceFilter = { ...filter, plan: 'gather', driver };
       const total = await countMatches(exec, dialect, gathered);
-      // Relevance scores every match (gathered); without a search it is the downloads order, which can walk.
+      // Relevance scores its matches (gathered); without a search it is the downloads order, which can walk.
       const scored = sort === 'relevance' && match !== undefined;
       const approved = () => readCounter(exec, dialect, statusCounter('APPROVED'));
       const walk = !scored && (!total.exact || (await walkPays(total.total, offset + limit, approved)));

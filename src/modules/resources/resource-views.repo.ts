@@ -237,8 +237,8 @@ export function listResourceViews(
 }
 
 /**
- * A page of a search's matches by relevance (search/resource-match.ts), the id breaking ties. Every match is
- * scored, so the cost grows with the number of matches.
+ * A page of a search's matches by relevance (search/resource-match.ts), the id breaking ties. Every match of
+ * `filter.match` is scored, so the cost grows with their number (the caller narrows it with nameTier).
  */
 export function listByRelevance(
   db: Executor,
