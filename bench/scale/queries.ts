@@ -1,5 +1,6 @@
 // The query kinds of `npm run bench:scale`: each makes distinct URLs (so no answer cache helps) from the same
 // vocabulary and catalogs the catalogue was seeded with.
+import { RESOURCE_TYPES } from '../../src/modules/resources/resources.schemas.js';
 import { int, pick, zipf } from './random.js';
 import { contentWord } from './text.js';
 import type { Vocabulary } from './text.js';
@@ -20,16 +21,7 @@ export interface QueryKind {
   make(random: () => number): string;
 }
 
-export const TYPES = [
-  'MOD',
-  'PLUGIN',
-  'ASSET_PACK',
-  'DATA_PACK',
-  'WORLD',
-  'PREFAB',
-  'MODPACK',
-  'PREMADE_SERVER',
-];
+export const TYPES = RESOURCE_TYPES;
 export const SORTS = ['date', 'updated', 'downloads', 'likes', 'name'] as const;
 export const FACETS = 'facets=type,tags,categories,gameVersions';
 

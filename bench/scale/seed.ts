@@ -10,6 +10,7 @@ import { digest, displayPrefix, newApiKey } from '../../src/core/auth/credential
 import { formatScopes, scopesForRole } from '../../src/core/auth/scopes.js';
 import type { DialectName } from '../../src/core/db/database.js';
 import type { DB, ResourceType } from '../../src/core/db/schema.js';
+import { RESOURCE_STATUSES, RESOURCE_TYPES } from '../../src/modules/resources/resources.schemas.js';
 import { recomputeRanks } from '../../src/modules/servers/rank/rank.repo.js';
 import { rebuildSearchIndexes, SEARCH_INDEXES } from '../../src/modules/search/rebuild.js';
 import type { SearchIndexName } from '../../src/modules/search/rebuild.js';
@@ -486,19 +487,10 @@ async function seedResourceRows(
   await bulkTransaction(db, dialect, async (trx) => {
     const set = (name: string, value: number) =>
       sql`update counters set value = ${value} where name = ${name}`.execute(trx);
-    for (const status of ['PENDING', 'APPROVED', 'REJECTED', 'SUSPENDED']) {
+    for (const status of RESOURCE_STATUSES) {
       await set(`resources.status.${status}`, statusCounts.get(status) ?? 0);
     }
-    for (const type of [
-      'MOD',
-      'PLUGIN',
-      'ASSET_PACK',
-      'DATA_PACK',
-      'WORLD',
-      'PREFAB',
-      'MODPACK',
-      'PREMADE_SERVER',
-    ]) {
+    for (const type of RESOURCE_TYPES) {
       await set(`resources.approved.${type}`, approvedByType.get(type) ?? 0);
     }
     await sql`update counters set value = value + 1 where name = 'resources.catalogue_version'`.execute(trx);

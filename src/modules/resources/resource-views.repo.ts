@@ -130,23 +130,30 @@ export interface ResourceFilter {
   gameVersionIds?: string[];
 }
 
-/** A catalog filter: the link table, its catalog column and the wanted values (any of them matches). */
+/**
+ * A catalog filter: the link table, its catalog column, the wanted values (any of them matches), the filter field
+ * that holds them and the facet that counts them (search/resource-facet-keys.ts).
+ */
 export interface CatalogList {
   table: 'resource_tag_links' | 'resource_category_links' | 'resource_game_versions';
   column: 'tag_id' | 'category_id' | 'game_version_id';
+  field: 'tagIds' | 'categoryIds' | 'gameVersionIds';
+  facet: 'tag' | 'category' | 'version';
   ids: string[];
 }
 
+const CATALOG_LISTS = [
+  { table: 'resource_tag_links', column: 'tag_id', field: 'tagIds', facet: 'tag' },
+  { table: 'resource_category_links', column: 'category_id', field: 'categoryIds', facet: 'category' },
+  { table: 'resource_game_versions', column: 'game_version_id', field: 'gameVersionIds', facet: 'version' },
+] as const;
+
 /** The filter's catalog lists, tags first. */
 export function catalogLists(filter: ResourceFilter): CatalogList[] {
-  const lists: CatalogList[] = [];
-  if (filter.tagIds !== undefined)
-    lists.push({ table: 'resource_tag_links', column: 'tag_id', ids: filter.tagIds });
-  if (filter.categoryIds !== undefined)
-    lists.push({ table: 'resource_category_links', column: 'category_id', ids: filter.categoryIds });
-  if (filter.gameVersionIds !== undefined)
-    lists.push({ table: 'resource_game_versions', column: 'game_version_id', ids: filter.gameVersionIds });
-  return lists;
+  return CATALOG_LISTS.flatMap((list) => {
+    const ids = filter[list.field];
+    return ids === undefined ? [] : [{ ...list, ids }];
+  });
 }
 
 /** The ids of the resources linked to any of the list's values. */

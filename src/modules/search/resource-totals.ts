@@ -19,19 +19,20 @@ export interface Total {
   exact: boolean;
 }
 
-const catalogFilters = (filter: ResourceFilter) =>
-  [filter.tagIds, filter.categoryIds, filter.gameVersionIds].filter((ids) => ids !== undefined);
+/**
+ * The counter scope of a list's values: a type filter's, except for categories, which belong to one type (with a
+ * type filter the category filter was resolved within that type) and are counted among all.
+ */
+const counterScope = (list: CatalogList, filter: ResourceFilter) =>
+  list.facet === 'category' ? '' : (filter.type ?? '');
 
 /** The counter that answers this filter exactly, if one does. */
 async function fromCounter(db: Kysely<DB>, filter: ResourceFilter): Promise<number | undefined> {
   if (filter.match !== undefined) return undefined;
-  const lists = catalogFilters(filter);
-  if (lists.length !== 1 || lists[0]!.length !== 1) return undefined;
-  const scope = filter.type ?? '';
-  if (filter.tagIds !== undefined) return readFacetCount(db, 'tag', scope, filter.tagIds[0]!);
-  // A category has one type; with a type filter the category filter was resolved within that type.
-  if (filter.categoryIds !== undefined) return readFacetCount(db, 'category', '', filter.categoryIds[0]!);
-  return readFacetCount(db, 'version', scope, filter.gameVersionIds![0]!);
+  const lists = catalogLists(filter);
+  if (lists.length !== 1 || lists[0]!.ids.length !== 1) return undefined;
+  const [list] = lists as [CatalogList];
+  return readFacetCount(db, list.facet, counterScope(list, filter), list.ids[0]!);
 }
 
 /**
@@ -43,10 +44,7 @@ async function fromCounter(db: Kysely<DB>, filter: ResourceFilter): Promise<numb
 function linkDrivenMatches(db: Kysely<DB>, filter: ResourceFilter, limit: number) {
   const lists = catalogLists(filter);
   const driver = lists.find((list) => list.table === filter.driver) ?? lists[0];
-  const rest: ResourceFilter = { ...filter, plan: 'walk' };
-  if (driver!.table === 'resource_tag_links') rest.tagIds = undefined;
-  else if (driver!.table === 'resource_category_links') rest.categoryIds = undefined;
-  else rest.gameVersionIds = undefined;
+  const rest: ResourceFilter = { ...filter, plan: 'walk', [driver!.field]: undefined };
   const resource = db
     .selectFrom('resources')
     .select(sql.lit(1).as('one'))
@@ -55,12 +53,6 @@ function linkDrivenMatches(db: Kysely<DB>, filter: ResourceFilter, limit: number
   return sql`select distinct l.resource_id from ${sql.table(driver!.table)} l
     where l.${sql.ref(driver!.column)} in (${sql.join(driver!.ids)}) and exists ${resource} limit ${limit}`;
 }
-
-const FACET_OF_LIST = {
-  resource_tag_links: 'tag',
-  resource_category_links: 'category',
-  resource_game_versions: 'version',
-} as const;
 
 /**
  * The catalog list with the fewest APPROVED resources by the counters (a sum over its values: an upper bound), to
@@ -74,9 +66,8 @@ export async function smallestCatalogList(
   if (lists.length < 2 || filter.match !== undefined) return undefined;
   const sizes = await Promise.all(
     lists.map(async (list) => {
-      const facet = FACET_OF_LIST[list.table];
-      const scope = facet === 'category' ? '' : (filter.type ?? '');
-      const counts = await Promise.all(list.ids.map((id) => readFacetCount(db, facet, scope, id)));
+      const scope = counterScope(list, filter);
+      const counts = await Promise.all(list.ids.map((id) => readFacetCount(db, list.facet, scope, id)));
       return counts.reduce((a, b) => a + b, 0);
     }),
   );
@@ -92,7 +83,7 @@ export async function countMatches(
   const counted = await fromCounter(db, filter);
   if (counted !== undefined) return { total: counted, exact: true };
   const searchOnly =
-    filter.match !== undefined && filter.type === undefined && catalogFilters(filter).length === 0;
+    filter.match !== undefined && filter.type === undefined && catalogLists(filter).length === 0;
   // A search alone counts index entries only; anything else checks the rows the filter names.
   // The matches drive (plan 'gather'), never a walk of a whole index with the filters as probes.
   const gathered: ResourceFilter = { ...filter, plan: 'gather' };
