@@ -104,6 +104,29 @@ describe('matching', () => {
     expect(await search('EPIC-trees!')).toEqual(['Epic Trees']);
   });
 
+  it('matches words typed joined (a-b, a_b, a.b) only where they stand adjacent and in order', async () => {
+    /** What the full-text match found: PostgreSQL answers a search that matched nothing by its typo fallback. */
+    const matched = async (text: string) => {
+      const body = await list(`search=${encodeURIComponent(text)}&limit=100`);
+      expect(body.meta.similar === true && !POSTGRES).toBe(false);
+      return body.meta.similar === true ? [] : body.resources.map((r) => r.name);
+    };
+    expect(await search('winds zephyr')).toEqual(['Zephyr Winds']);
+    expect(await matched('winds-zephyr')).toEqual([]);
+    expect(await search('zephyr-winds')).toEqual(['Zephyr Winds']);
+    expect(await search('zephyr_winds')).toEqual(['Zephyr Winds']);
+    // The last word is still a prefix. Apart, "w" may start any word ("Weather Pack"); joined, it must start the
+    // word right after "zephyr".
+    expect(await search('zephyr w')).toEqual(['Weather Pack', 'Zephyr Winds']);
+    expect(await search('zephyr.w')).toEqual(['Zephyr Winds']);
+    expect(await matched('zephyr.w ')).toEqual([]);
+    // Adjacent in the description once markdown is stripped; other words may be typed apart around a phrase.
+    expect(await search('gentle-zephyr')).toEqual(['Weather Pack']);
+    expect(await search('includes gentle-zephyr eff')).toEqual(['Weather Pack']);
+    const body = await list(`search=${encodeURIComponent('zephyr-winds')}&sortBy=relevance`);
+    expect(body.meta).toMatchObject({ total: 1, totalExact: true });
+  });
+
   it('treats a search without letters or digits as no search', async () => {
     const all = await list('limit=100');
     for (const text of ['?!', '  ', '%', '***']) {

@@ -11,6 +11,7 @@ import { catalogs, createServer, moderate } from '../servers/helpers.js';
 import type { CatalogRef } from '../servers/helpers.js';
 import { createTeam } from '../teams/helpers.js';
 import { parseSearch, stripMarkdown, words } from '../../src/modules/search/text.js';
+import { phrasesHold } from './phrases.js';
 
 const W = [
   'amber',
@@ -61,20 +62,22 @@ async function list(query: string): Promise<ListBody> {
   return response.json() as ListBody;
 }
 
-/** Does a field set hold every word (the last as a prefix when typed so)? */
-function holds(fieldWords: string[], search: string): boolean {
+/** Does a field set hold every word (the last as a prefix when typed so) and every phrase typed joined? */
+function holds(fields: string[][], search: string): boolean {
   const query = parseSearch(search)!;
-  return query.terms.every((term, index) => {
+  const fieldWords = fields.flat();
+  const allWords = query.terms.every((term, index) => {
     const prefix = query.prefixLast && index === query.terms.length - 1;
     return fieldWords.some((word) => (prefix ? word.startsWith(term) : word === term));
   });
+  return allWords && phrasesHold(fields, search);
 }
 
-const matches = (entry: Entry, search: string) => entry.approved && holds(entry.fields.flat(), search);
+const matches = (entry: Entry, search: string) => entry.approved && holds(entry.fields, search);
 
 function tier(entry: Entry, search: string): number {
   if (entry.fields[0]!.join(' ') === parseSearch(search)!.terms.join(' ')) return 0;
-  for (let k = 1; k < 4; k++) if (holds(entry.fields.slice(0, k).flat(), search)) return k;
+  for (let k = 1; k < 4; k++) if (holds(entry.fields.slice(0, k), search)) return k;
   return 4;
 }
 
@@ -175,6 +178,14 @@ const SEARCHES = [
   'https',
   'fjord 7',
   'nothingmatches',
+  // Words typed joined: adjacent and in order within one field (phrasesHold).
+  'ember-hollow',
+  'émber_ho',
+  'hollow-ember',
+  'orchid-keeper',
+  'keeper-orchid',
+  'world-granite',
+  'granite-union world',
 ];
 
 describe('GET /servers?search=', () => {
@@ -191,6 +202,12 @@ describe('GET /servers?search=', () => {
     expect(expected('orchid').length).toBeGreaterThan(0);
     expect(expected('g').length).toBeGreaterThan(expected('glacier ').length);
     expect(expected('glacier ').length).toBeGreaterThan(0);
+    expect(expected('ember-hollow').length).toBeGreaterThan(0);
+    expect(expected('orchid-keeper').length).toBeGreaterThan(0);
+    expect(expected('hollow-ember')).toEqual([]);
+    // "… world" ends the keywords and "granite union" starts the owner field: no phrase across two fields.
+    expect(expected('world granite').length).toBeGreaterThan(0);
+    expect(expected('world-granite')).toEqual([]);
   });
 
   it('keeps the rank order by default, with a search', async () => {

@@ -9,6 +9,7 @@ import type { Personas, TestUser } from '../helpers/factories.js';
 import { expectError } from '../helpers/http.js';
 import { createTeam } from '../teams/helpers.js';
 import { parseSearch, words } from '../../src/modules/search/text.js';
+import { phrasesHold } from './phrases.js';
 
 let t: TestApp;
 let p: Personas;
@@ -21,14 +22,24 @@ async function get(url: string, user?: TestUser) {
   return response.json();
 }
 
-/** Every query word in the text's words, the last as a prefix unless typed with a space after it. */
-function holds(text: string, search: string): boolean {
+/**
+ * Every query word in the fields' words, the last as a prefix unless typed with a space after it, and every
+ * phrase typed joined within one field.
+ */
+function holds(fields: string[], search: string): boolean {
   const query = parseSearch(search)!;
-  const have = words(text);
-  return query.terms.every((term, index) =>
+  const have = words(fields.join(' '));
+  const allWords = query.terms.every((term, index) =>
     query.prefixLast && index === query.terms.length - 1
       ? have.some((word) => word.startsWith(term))
       : have.includes(term),
+  );
+  return (
+    allWords &&
+    phrasesHold(
+      fields.map((field) => words(field)),
+      search,
+    )
   );
 }
 
@@ -99,15 +110,30 @@ describe('GET /teams?search=', () => {
       'den',
       'x',
       'castles',
+      'red-foxes',
+      'red-fo',
+      'red-foxes ',
+      'foxes-red',
+      'blue_fox-den',
+      'fox-den red',
+      'of-blue',
     ]) {
       const body = await get(`/teams?search=${encodeURIComponent(search)}&limit=100`);
-      const want = teams.filter((team) => holds(`${team.name} ${team.slug} ${team.description}`, search));
+      const want = teams.filter((team) => holds([team.name, team.slug, team.description], search));
       expect(body.teams.map((team: { id: string }) => team.id).sort(), search).toEqual(
         want.map((team) => team.id).sort(),
       );
       expect(body.total, search).toBe(want.length);
       expect(body.meta.total, search).toBe(want.length);
     }
+    const names = (search: string) =>
+      teams
+        .filter((team) => holds([team.name, team.slug, team.description], search))
+        .map((team) => team.name);
+    expect(names('red-foxes')).toEqual(['Red Foxes']);
+    // "Red Foxes" then slug "red-foxes": no phrase across two fields.
+    expect(names('foxes red')).toEqual(['Red Foxes']);
+    expect(names('foxes-red')).toEqual([]);
   });
 
   it('orders by relevance: exact name, name, slug, description; then members; pages do not overlap', async () => {
@@ -168,9 +194,11 @@ describe('GET /users/search', () => {
     // jackal99 matches "lumber" only by its display name (Lumber Baron): last.
     const lumber = await find('lumber');
     expect(lumber.at(-1)).toBe('jackal99');
-    // The exact username first; jackal99 matches too (display name "Lumber", username prefix "jack") and would
-    // come first by username.
-    expect(await find('lumber_jack')).toEqual(['Lumber_Jack', 'jackal99']);
+    // Words typed apart: jackal99 matches too (display name "Lumber", username prefix "jack") but the username
+    // words come first, though jackal99 would come first by username.
+    expect(await find('lumber jack')).toEqual(['Lumber_Jack', 'jackal99']);
+    // Typed joined, the words must be adjacent: only the username itself.
+    expect(await find('lumber_jack')).toEqual(['Lumber_Jack']);
     // Same tier (words of the username): by followers, then username.
     expect(await find('jack')).toEqual(['jackal99', 'Lumber_Jack']);
     // Among equal tiers the most followed comes first.

@@ -325,7 +325,8 @@ describe('user profiles', () => {
       await patchMe(plain, { displayName: `${tag} 100 times pure` });
       const ids = async (q: string) => (await hits(`q=${encodeURIComponent(q)}`)).map((hit) => hit.id).sort();
       expect(await ids(`${tag} 100%`)).toEqual([percent.id, plain.id].sort());
-      expect(await ids(`${tag}%times`)).toEqual([plain.id]);
+      // Typed joined, the words must also stand together: "100 times", not "100% pure".
+      expect(await ids(`${tag} 100%times`)).toEqual([plain.id]);
       expect(await ids(`${tag} c:\\gam`)).toEqual([percent.id]);
       expect(await ids('%')).toEqual([]);
     });

@@ -27,7 +27,8 @@ const AdminUserQuery = Type.Object({
       maxLength: 100,
       description:
         'Full-text search of username and display name (every word, the last one as a prefix; case and ' +
-        'diacritics ignored), or an email that starts with the search (case-insensitive). Order stays newest first',
+        'diacritics ignored; words typed joined, as in `user_42`, must stand next to each other in that order), ' +
+        'or an email that starts with the search (case-insensitive). Order stays newest first',
     }),
   ),
   role: Type.Optional(StringEnum(ROLES)),

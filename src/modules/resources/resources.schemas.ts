@@ -231,6 +231,7 @@ export const ResourceListQuery = Type.Object({
         'description, description (markdown stripped) or owner names; the last word also matches as the start ' +
         'of a word unless the search ends with a space or punctuation (type-ahead). Case and diacritics are ' +
         'ignored ("cafe" finds "Café"); only letters and digits count, so a search with none is no search. ' +
+        'Words typed joined by punctuation (`epic-trees`, `user_42`) must stand next to each other, in that order, within one field. ' +
         'At most 8 words are used. On PostgreSQL a search of one or two words that finds nothing falls back ' +
         'to names similar to it (trigram similarity, `meta.similar`); SQLite has no typo tolerance',
     }),

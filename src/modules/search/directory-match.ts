@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import type { Kysely, RawBuilder, SqlBool, Transaction } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
 import type { DB } from '../../core/db/schema.js';
+import { ftsQuery, tsQuery } from './match.js';
 import type { SearchQuery } from './text.js';
 
 export interface DocumentIndex {
@@ -21,20 +22,7 @@ export interface DocumentIndex {
 
 /** FTS5 MATCH text, optionally restricted to some columns: `{name_text keywords_text} : ("epic" "tre"*)`. */
 function ftsText(query: SearchQuery, columns?: readonly string[]): string {
-  const words = query.terms
-    .map((term, index) => (query.prefixLast && index === query.terms.length - 1 ? `"${term}"*` : `"${term}"`))
-    .join(' ');
-  return columns === undefined ? words : `{${columns.join(' ')}} : (${words})`;
-}
-
-/** tsquery text, optionally restricted to some weights: `epic:AB & tre:*AB`. */
-function tsText(query: SearchQuery, weights = ''): string {
-  return query.terms
-    .map((term, index) => {
-      const prefix = query.prefixLast && index === query.terms.length - 1 ? '*' : '';
-      return prefix === '' && weights === '' ? term : `${term}:${prefix}${weights}`;
-    })
-    .join(' & ');
+  return columns === undefined ? ftsQuery(query) : `{${columns.join(' ')}} : (${ftsQuery(query)})`;
 }
 
 /**
@@ -51,7 +39,7 @@ export function documentMatches(
   const columns = fields === undefined ? undefined : index.columns.slice(0, fields);
   if (dialect === 'postgres') {
     const weights = columns === undefined ? '' : columns.map((column) => column.weight).join('');
-    return sql<SqlBool>`${sql.ref(`${alias}.document`)} @@ to_tsquery('simple', ${tsText(query, weights)})`;
+    return sql<SqlBool>`${sql.ref(`${alias}.document`)} @@ to_tsquery('simple', ${tsQuery(query, weights)})`;
   }
   const match = ftsText(
     query,
@@ -94,10 +82,10 @@ export async function countMatches(
     dialect === 'postgres'
       ? sql<{
           count: string | number;
-        }>`select count(*) as count from ${sql.table(index.table)} where document @@ to_tsquery('simple', ${tsText(query)})`
+        }>`select count(*) as count from ${sql.table(index.table)} where document @@ to_tsquery('simple', ${tsQuery(query)})`
       : sql<{
           count: string | number;
-        }>`select count(*) as count from ${sql.table(index.fts)} where ${sql.table(index.fts)} match ${ftsText(query)}`;
+        }>`select count(*) as count from ${sql.table(index.fts)} where ${sql.table(index.fts)} match ${ftsQuery(query)}`;
   const { rows } = await counted.execute(db);
   return Number(rows[0]?.count ?? 0);
 }

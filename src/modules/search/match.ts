@@ -1,31 +1,60 @@
 // A parsed search (text.ts) as each dialect's full-text query. Every word must match (AND); the last one as a
-// prefix while it is still being typed. Words are letters and digits only, so neither syntax can be injected;
-// the query text is still passed as a bound parameter.
+// prefix while it is still being typed; words typed joined must also be adjacent (a phrase). Words are letters
+// and digits only, so neither syntax can be injected; the query text is still passed as a bound parameter.
 import type { SearchQuery } from './text.js';
 
+const isPrefix = (query: SearchQuery, index: number) => query.prefixLast && index === query.terms.length - 1;
+
+/** FTS5 quoted words, the last typed as a prefix: `"epic" "tre"*`. */
+const ftsTerms = (query: SearchQuery): string[] =>
+  query.terms.map((term, index) => (isPrefix(query, index) ? `"${term}"*` : `"${term}"`));
+
 /**
- * SQLite FTS5: `"epic" "tre"*` (quoted words, implicit AND); with a column, also at least one of them in it:
- * `"epic" "tre"* AND name_text : ("epic" OR "tre"*)`.
+ * SQLite FTS5 text of the whole query (implicit AND): the words, then each phrase typed joined as one quoted
+ * string, whose words FTS5 matches adjacent and in order: `"user" "81" "8"* "user 81 8"*`.
  */
-export function ftsMatch(query: SearchQuery, column?: string): string {
-  const words = query.terms.map((term, index) => {
-    const prefix = query.prefixLast && index === query.terms.length - 1;
-    return prefix ? `"${term}"*` : `"${term}"`;
+export function ftsQuery(query: SearchQuery): string {
+  const phrases = query.phrases.map((phrase) => `"${phrase.words.join(' ')}"${phrase.prefix ? '*' : ''}`);
+  return [...ftsTerms(query), ...phrases].join(' ');
+}
+
+/** Every search document gives each of its text columns its own weight (directory-match.ts, 0024). */
+const COLUMN_WEIGHTS = 'ABCD';
+
+/**
+ * PostgreSQL tsquery text of the whole query, optionally within some weights: the words ANDed, then each phrase
+ * with `<->` (followed by) within one weight: `user:AB & 81:AB & 8:*AB & (user:A <-> 81:A <-> 8:*A | …B…)`.
+ * One weight is one column, and the document concatenates the columns' vectors end to end, so a phrase without a
+ * weight could run from the end of one field into the next; FTS5 matches a phrase within one column.
+ */
+export function tsQuery(query: SearchQuery, weights = ''): string {
+  const operand = (word: string, prefix: boolean, weight: string) =>
+    prefix || weight !== '' ? `${word}:${prefix ? '*' : ''}${weight}` : word;
+  const terms = query.terms.map((term, index) => operand(term, isPrefix(query, index), weights));
+  const phrases = query.phrases.map((phrase) => {
+    const last = phrase.words.length - 1;
+    const within = (weight: string) =>
+      `(${phrase.words.map((word, index) => operand(word, phrase.prefix && index === last, weight)).join(' <-> ')})`;
+    return `(${[...(weights === '' ? COLUMN_WEIGHTS : weights)].map(within).join(' | ')})`;
   });
-  if (column === undefined) return words.join(' ');
-  return `${words.join(' ')} AND ${column} : (${words.join(' OR ')})`;
+  return [...terms, ...phrases].join(' & ');
 }
 
 /**
- * PostgreSQL tsquery text for `to_tsquery('simple', …)`: `epic & tre:*`; with a weight, also at least one of
- * them in the fields of that weight: `epic & tre:* & (epic:A | tre:*A)`.
+ * SQLite FTS5 for resources: the whole query; with a column, also at least one of the words in it:
+ * `"epic" "tre"* AND name_text : ("epic" OR "tre"*)`.
+ */
+export function ftsMatch(query: SearchQuery, column?: string): string {
+  if (column === undefined) return ftsQuery(query);
+  return `${ftsQuery(query)} AND ${column} : (${ftsTerms(query).join(' OR ')})`;
+}
+
+/**
+ * PostgreSQL tsquery text for resources: the whole query; with a weight, also at least one of the words in the
+ * fields of that weight: `epic & tre:* & (epic:A | tre:*A)`.
  */
 export function tsQueryText(query: SearchQuery, weight?: string): string {
-  const term = (index: number, suffix: string) => {
-    const prefix = query.prefixLast && index === query.terms.length - 1;
-    return `${query.terms[index]}${prefix ? `:*${suffix}` : suffix ? `:${suffix}` : ''}`;
-  };
-  const all = query.terms.map((_, index) => term(index, '')).join(' & ');
-  if (weight === undefined) return all;
-  return `${all} & (${query.terms.map((_, index) => term(index, weight)).join(' | ')})`;
+  if (weight === undefined) return tsQuery(query);
+  const any = query.terms.map((term, index) => `${term}:${isPrefix(query, index) ? '*' : ''}${weight}`);
+  return `${tsQuery(query)} & (${any.join(' | ')})`;
 }

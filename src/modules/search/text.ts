@@ -69,11 +69,41 @@ export interface SearchQuery {
   terms: string[];
   /** The last word is still being typed (no space after it): it matches as a prefix. */
   prefixLast: boolean;
+  /**
+   * Words typed joined, without a space ("user_81_8", "epic-trees", "steve's"): each group must also occur as
+   * a phrase, its words adjacent and in order (the last one a prefix when it is the query's last word and
+   * prefixLast). A username or a slug is one thing to the person typing it, so "user_81_8" must not find
+   * "user_81_1" because "81" starts with "8".
+   */
+  phrases: Phrase[];
 }
+
+/** Words typed joined; `prefix` when its last word is the query's last and still being typed. */
+export interface Phrase {
+  words: string[];
+  prefix: boolean;
+}
+
+const SPACE = /\s+/u;
 
 /** A search as the user typed it, or null when it has no word to search for. */
 export function parseSearch(input: string): SearchQuery | null {
   const terms = [...new Set(words(input))].slice(0, MAX_QUERY_WORDS);
   if (terms.length === 0) return null;
-  return { terms, prefixLast: !/[^\p{L}\p{N}]$/u.test(input) };
+  const prefixLast = !/[^\p{L}\p{N}]$/u.test(input);
+  const chunks = input.split(SPACE).map((chunk) => words(chunk));
+  const lastWithWords = chunks.findLastIndex((group) => group.length > 0);
+  const phrases: Phrase[] = [];
+  let used = 0;
+  for (const [index, chunk] of chunks.entries()) {
+    const group = chunk.slice(0, MAX_QUERY_WORDS - used);
+    used += group.length;
+    if (group.length > 1)
+      phrases.push({
+        words: group,
+        prefix: prefixLast && index === lastWithWords && group.length === chunk.length,
+      });
+    if (used >= MAX_QUERY_WORDS) break;
+  }
+  return { terms, prefixLast, phrases };
 }

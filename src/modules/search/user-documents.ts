@@ -6,7 +6,7 @@ import type { DB } from '../../core/db/schema.js';
 import { rebuildDocuments, refreshDocuments, sourceRows } from './documents.js';
 import type { DocumentKind, RebuildProgress } from './documents.js';
 import type { DocumentIndex } from './directory-match.js';
-import { indexText } from './text.js';
+import { indexText, words } from './text.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -26,13 +26,16 @@ export const USER_INDEX: DocumentIndex = {
 };
 
 /**
- * A username as words: its parts ("Cool_Builder99" → cool, builder99), its camel-case parts (CoolBuilder →
- * cool, builder) and the whole name without underscores (coolbuilder99), so it is found however it is typed.
+ * A username as words: its parts in order ("Cool_Builder99" → cool, builder99; kept whole, so the name typed as
+ * it is matches as a phrase), then the other ways to type it: its camel-case parts (CoolBuilder → cool, builder)
+ * and the whole name without underscores (coolbuilder99).
  */
 export function usernameText(username: string): string {
+  const parts = words(username);
   const camel = username.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/([A-Za-z])(\d)/g, '$1 $2');
   const joined = username.replace(/_/g, '');
-  return [...new Set(indexText(`${username} ${camel} ${joined}`).split(' '))].join(' ');
+  const others = words(`${camel} ${joined}`).filter((word) => !parts.includes(word));
+  return [...parts, ...new Set(others)].join(' ');
 }
 
 export const USER_DOCUMENTS: DocumentKind<UserSource> = {

@@ -86,7 +86,15 @@ export const UpdateProfileBody = Type.Object(
 );
 
 export const UserSearchQuery = Type.Object({
-  q: Type.String({ minLength: 1, maxLength: 100 }),
+  q: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description:
+      'Words of the username or display name: every word must match, the last one as a prefix unless q ends ' +
+      'with a space or punctuation; case and diacritics are ignored. Words typed joined, as in `user_42`, must ' +
+      'stand next to each other in that order. Results: the exact username, then all words in the username, ' +
+      'then anywhere; then most followed',
+  }),
   limit: Type.Optional(Limit(20)),
 });
 

@@ -8330,7 +8330,10 @@ export interface operations {
   searchUsers: {
     parameters: {
       query: {
-        /** @example magic */
+        /**
+         * @description Words of the username or display name: every word must match, the last one as a prefix unless q ends with a space or punctuation; case and diacritics are ignored. Words typed joined, as in `user_42`, must stand next to each other in that order. Results: the exact username, then all words in the username, then anywhere; then most followed
+         * @example magic
+         */
         q: string;
         /**
          * @description 1–100
@@ -10524,7 +10527,7 @@ export interface operations {
          */
         offset?: number;
         /**
-         * @description Full-text search of the name, the slug and the description: every word must match, the last one as a prefix unless the search ends with a space or punctuation; case and diacritics are ignored. Results by relevance (the exact name, then all words in the name, in the name and slug, anywhere), then most members. No word (empty, punctuation only) means no search
+         * @description Full-text search of the name, the slug and the description: every word must match, the last one as a prefix unless the search ends with a space or punctuation; case and diacritics are ignored. Words typed joined by punctuation (`epic-trees`, `user_42`) must stand next to each other, in that order, within one field. Results by relevance (the exact name, then all words in the name, in the name and slug, anywhere), then most members. No word (empty, punctuation only) means no search
          * @example magic
          */
         search?: string;
@@ -15117,7 +15120,7 @@ export interface operations {
          */
         offset?: number;
         /**
-         * @description Full-text search of username and display name (every word, the last one as a prefix; case and diacritics ignored), or an email that starts with the search (case-insensitive). Order stays newest first
+         * @description Full-text search of username and display name (every word, the last one as a prefix; case and diacritics ignored; words typed joined, as in `user_42`, must stand next to each other in that order), or an email that starts with the search (case-insensitive). Order stays newest first
          * @example magic
          */
         search?: string;
@@ -15564,7 +15567,7 @@ export interface operations {
         type?:
           'MOD' | 'PLUGIN' | 'ASSET_PACK' | 'DATA_PACK' | 'WORLD' | 'PREFAB' | 'MODPACK' | 'PREMADE_SERVER';
         /**
-         * @description Full-text search of APPROVED resources: every word must occur in the name, tags, categories, short description, description (markdown stripped) or owner names; the last word also matches as the start of a word unless the search ends with a space or punctuation (type-ahead). Case and diacritics are ignored ("cafe" finds "Café"); only letters and digits count, so a search with none is no search. At most 8 words are used. On PostgreSQL a search of one or two words that finds nothing falls back to names similar to it (trigram similarity, `meta.similar`); SQLite has no typo tolerance
+         * @description Full-text search of APPROVED resources: every word must occur in the name, tags, categories, short description, description (markdown stripped) or owner names; the last word also matches as the start of a word unless the search ends with a space or punctuation (type-ahead). Case and diacritics are ignored ("cafe" finds "Café"); only letters and digits count, so a search with none is no search. Words typed joined by punctuation (`epic-trees`, `user_42`) must stand next to each other, in that order, within one field. At most 8 words are used. On PostgreSQL a search of one or two words that finds nothing falls back to names similar to it (trigram similarity, `meta.similar`); SQLite has no typo tolerance
          * @example magic
          */
         search?: string;
@@ -36802,7 +36805,7 @@ export interface operations {
          */
         offset?: number;
         /**
-         * @description Full-text search: every word must match the name, tag or category names, short description, description or owner name; the last word matches as a prefix unless the search ends with a space or punctuation (type-ahead); case and diacritics are ignored. No word (empty, punctuation only) means no search. Order stays `sort` (rank by default); `sort=relevance` orders by relevance
+         * @description Full-text search: every word must match the name, tag or category names, short description, description or owner name; the last word matches as a prefix unless the search ends with a space or punctuation (type-ahead); case and diacritics are ignored. Words typed joined by punctuation (`epic-trees`, `user_42`) must stand next to each other, in that order, within one field. No word (empty, punctuation only) means no search. Order stays `sort` (rank by default); `sort=relevance` orders by relevance
          * @example magic
          */
         search?: string;
