@@ -29,6 +29,7 @@ import { fileScans } from './migrations/0022_file_scans.js';
 import { idempotencyKeys } from './migrations/0023_idempotency_keys.js';
 import { resourceSearch } from './migrations/0024_resource_search.js';
 import { directorySearch } from './migrations/0025_directory_search.js';
+import { typeSortIndexes } from './migrations/0026_type_sort_indexes.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -65,6 +66,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0023_idempotency_keys': idempotencyKeys,
   '0024_resource_search': resourceSearch,
   '0025_directory_search': directorySearch,
+  '0026_type_sort_indexes': typeSortIndexes,
 };
 
 class CodeMigrationProvider implements MigrationProvider {
