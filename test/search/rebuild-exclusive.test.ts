@@ -1,7 +1,7 @@
 // An exclusive rebuild (`rebuildResourceSearch(..., { exclusive: true })`: migrations, the scale seed, `cli search
 // rebuild --exclusive`) sets the per-row index upkeep aside and redoes it once at the end: on PostgreSQL the
 // secondary indexes of resource_search are dropped and recreated, its triggers turned off and the facet counts
-// recomputed in one statement; on SQLite the FTS5 triggers are off and FTS5 rebuilt once. It must leave exactly
+// and the name-word dictionary recomputed in one statement each; on SQLite the FTS5 triggers are off and FTS5 rebuilt once. It must leave exactly
 // what an online rebuild leaves (documents, facet counts, indexes, triggers; the directory indexes' GIN indexes
 // are set aside the same way on PostgreSQL), keep search answering through the
 // app and the triggers moving the counts afterwards, and be all or nothing.
@@ -74,7 +74,8 @@ async function snapshot() {
       ? await sql<{ name: string; definition: string }>`
           select indexname as name, indexdef as definition from pg_indexes
           where schemaname = current_schema()
-            and tablename in ('resource_search', 'resource_facet_counts', 'server_search', 'team_search', 'user_search')
+            and tablename in ('resource_search', 'resource_facet_counts', 'resource_name_words', 'server_search',
+              'team_search', 'user_search')
           union all
           select tgname, tgenabled::text from pg_trigger
           where tgrelid = 'resource_search'::regclass and not tgisinternal
@@ -89,7 +90,30 @@ async function snapshot() {
     .select(['user_id', 'name_text'])
     .orderBy('user_id')
     .execute();
-  return { documents, facetCounts, schema: schema.rows, users };
+  // PostgreSQL's dictionary of name words (typo tolerance), kept by a trigger like the facet counts.
+  const nameWords =
+    dialect() === 'postgres'
+      ? (
+          await sql<{ word: string; resource_count: number }>`
+            select word, resource_count from resource_name_words where resource_count <> 0 order by word`.execute(
+            db(),
+          )
+        ).rows
+      : [];
+  return { documents, facetCounts, schema: schema.rows, users, nameWords };
+}
+
+/** The name words of the documents, each with the number of documents holding it (what the dictionary keeps). */
+function nameWordsOf(documents: ReadonlyArray<{ name_text: string }>) {
+  const counts = new Map<string, number>();
+  for (const document of documents) {
+    for (const word of new Set(document.name_text.split(' ').filter((w) => w !== ''))) {
+      counts.set(word, (counts.get(word) ?? 0) + 1);
+    }
+  }
+  return [...counts]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([word, resource_count]) => ({ word, resource_count }));
 }
 
 /** The ids a search answers through the app. */
@@ -112,6 +136,9 @@ describe('exclusive resource rebuild', () => {
       // The GIN index of the document and the triggers keeping the facet counts, enabled ('O').
       expect(online.schema).toContainEqual(expect.objectContaining({ name: 'resource_search_document_idx' }));
       expect(online.schema).toContainEqual({ name: 'resource_search_facets_aid', definition: 'O' });
+      expect(online.schema).toContainEqual({ name: 'resource_name_words_aid', definition: 'O' });
+      expect(online.nameWords).toEqual(nameWordsOf(online.documents));
+      expect(online.nameWords).toContainEqual({ word: 'quillwort', resource_count: quillworts.length });
     }
 
     expect(online.users.length).toBeGreaterThanOrEqual(2);

@@ -216,30 +216,71 @@ describe('relevance', () => {
 });
 
 describe('typo tolerance', () => {
+  /** The names a search answers, and whether they came from the typo fallback. */
+  const fuzzy = async (text: string) => {
+    const body = await list(`search=${encodeURIComponent(text)}&limit=100`);
+    expect(body.total).toBe(body.resources.length);
+    return { names: body.resources.map((r) => r.name).sort(), similar: body.meta.similar === true };
+  };
+
   it(
     POSTGRES
-      ? 'PostgreSQL: a one- or two-word search that finds nothing falls back to similar names'
+      ? 'PostgreSQL: a misspelt word of a one- or two-word search that finds nothing becomes the nearest name word'
       : 'SQLite: none, a misspelt search finds nothing',
     async () => {
       const body = await list('search=zephir&sortBy=relevance');
       if (POSTGRES) {
+        // zephir → zephyr (not zephyrus: less similar), then searched as usual, in every field, by relevance.
         expect(body.meta.similar).toBe(true);
-        expect(body.resources.map((r) => r.name)).toEqual(
-          expect.arrayContaining(['Zephyr Gales', 'Zephyr Winds']),
-        );
-        expect(body.total).toBe(body.resources.length);
+        expect(body.resources.map((r) => r.name)).toEqual(await byRelevance('zephyr '));
+        expect(body.resources.map((r) => r.name)).toContain('Zephyr Gales');
         expect(body.resources.map((r) => r.name)).not.toContain('Zephyr Pending');
+        // The word that matches is kept; only the one that matches nothing is corrected.
+        expect(await fuzzy('zephyr windz')).toEqual({ names: ['Zephyr Winds'], similar: true });
+        expect(await fuzzy('galez')).toEqual({ names: ['Zephyr Gales'], similar: true });
       } else {
         expect(body).toMatchObject({ resources: [], total: 0 });
         expect(body.meta.similar).toBeUndefined();
+        expect(await fuzzy('zephyr windz')).toEqual({ names: [], similar: false });
       }
-      // Searches that find something, or of three words or more, never fall back.
+      // Searches that find something, of three words or more, or whose words each match but never together,
+      // never fall back.
       expect((await list('search=zephyr')).meta.similar).toBeUndefined();
       const long = await list('search=zephir wnds galez');
       expect(long).toMatchObject({ resources: [], total: 0 });
       expect(long.meta.similar).toBeUndefined();
+      expect(await fuzzy('zephyr racer')).toEqual({ names: [], similar: false });
+      // Nothing near enough: no fallback either.
+      expect(await fuzzy('qqqqqq')).toEqual({ names: [], similar: false });
     },
   );
+
+  it('offers only the words of APPROVED names as they are now', async () => {
+    const narwhal = await add('Narwhal Lagoon', { shortDescription: 'Arctic whales' });
+    expect(await fuzzy('narwal')).toEqual(
+      POSTGRES ? { names: ['Narwhal Lagoon'], similar: true } : { names: [], similar: false },
+    );
+    // Renamed: its old word is no longer offered, the new one is.
+    const renamed = await t.app.inject({
+      method: 'PATCH',
+      url: `/resources/${narwhal.id}`,
+      headers: author.headers,
+      payload: { name: 'Pangolin Lagoon' },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(await fuzzy('narwal')).toEqual({ names: [], similar: false });
+    expect(await fuzzy('pangolim')).toEqual(
+      POSTGRES ? { names: ['Pangolin Lagoon'], similar: true } : { names: [], similar: false },
+    );
+    // Deleted: nothing of it is offered.
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/resources/${narwhal.id}`,
+      headers: author.headers,
+    });
+    expect(deleted.statusCode, deleted.body).toBeLessThan(300);
+    expect(await fuzzy('pangolim')).toEqual({ names: [], similar: false });
+  });
 });
 
 describe('OpenAPI', () => {

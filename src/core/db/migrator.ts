@@ -30,6 +30,7 @@ import { idempotencyKeys } from './migrations/0023_idempotency_keys.js';
 import { resourceSearch } from './migrations/0024_resource_search.js';
 import { directorySearch } from './migrations/0025_directory_search.js';
 import { typeSortIndexes } from './migrations/0026_type_sort_indexes.js';
+import { resourceNameWords } from './migrations/0027_resource_name_words.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -67,6 +68,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0024_resource_search': resourceSearch,
   '0025_directory_search': directorySearch,
   '0026_type_sort_indexes': typeSortIndexes,
+  '0027_resource_name_words': resourceNameWords,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

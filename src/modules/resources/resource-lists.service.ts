@@ -17,7 +17,8 @@ import { nameTier } from '../search/resource-match.js';
 import type { SearchMatch } from '../search/resource-match.js';
 import { countMatches, smallestCatalogList } from '../search/resource-totals.js';
 import type { Total } from '../search/resource-totals.js';
-import { trigramIndexSchema, withSimilarityThreshold } from '../search/resource-trigram.js';
+import { correctedSearch } from '../search/name-words.js';
+import { trigramIndexSchema } from '../search/resource-trigram.js';
 import { parseSearch } from '../search/text.js';
 import type { SearchQuery } from '../search/text.js';
 import { resolveCategoryFilter, resolveGameVersionFilter, resolveTagFilter } from './resource-links.repo.js';
@@ -83,8 +84,6 @@ export const SORT_ORDERS: Record<ResourceSort, ResourceOrder> = {
 
 /** Typo tolerance (PostgreSQL) is tried for searches of at most this many words that find nothing. */
 const SIMILAR_MAX_WORDS = 2;
-/** Word similarity (pg_trgm) of a fallback match: "zephir" finds "Zephyr" (0.57); the default 0.6 would not. */
-const SIMILARITY = 0.5;
 const NEWEST_FIRST = SORT_ORDERS.date;
 /** The moderation queue: first come, first served. */
 const OLDEST_FIRST: ResourceOrder = { column: 'created_at', direction: 'asc' };
@@ -107,7 +106,8 @@ export function createResourceListsService(deps: {
   function trigramSchema(): Promise<string | null> {
     trigram ??= trigramIndexSchema(db as unknown as Kysely<unknown>).then(
       (schema) => {
-        if (schema === null) deps.log?.('search: pg_trgm or its name index is missing; no typo tolerance');
+        if (schema === null)
+          deps.log?.('search: pg_trgm or its name-word index is missing; no typo tolerance');
         return schema;
       },
       () => null,
@@ -268,7 +268,7 @@ export function createResourceListsService(deps: {
         const none = facets.length === 0 ? undefined : Object.fromEntries(facets.map((name) => [name, {}]));
         return catalogue([], { total: 0, exact: true }, page, none && { facets: none, exact: true });
       }
-      if (search !== null) filter.match = { kind: 'words', query: search };
+      if (search !== null) filter.match = { query: search };
       const plain =
         filter.match === undefined &&
         filter.tagIds === undefined &&
@@ -277,16 +277,10 @@ export function createResourceListsService(deps: {
       if (plain) return plainPage(query.type, sort, page, facets);
       const found = await matchedPage(filter, sort, page, facets);
       if (found.meta.total > 0 || search === null || !(await similarAllowed(search))) return found;
-      const similar: SearchMatch = {
-        kind: 'similar',
-        text: search.terms.join(' '),
-        trigramSchema: (await trigramSchema())!,
-      };
-      // The threshold of pg_trgm's <% operator (the one its index answers) is a setting: lowered for these
-      // statements only, so that one wrong letter in a short word still matches.
-      const fallback = await withSimilarityThreshold(db, SIMILARITY, (trx) =>
-        matchedPage({ ...filter, match: similar }, sort, page, facets, trx),
-      );
+      const corrected = await correctedSearch(db, (await trigramSchema())!, search);
+      if (corrected === null) return found;
+      const fallback = await matchedPage({ ...filter, match: { query: corrected } }, sort, page, facets);
+      if (fallback.meta.total === 0) return found;
       fallback.meta.similar = true;
       return fallback;
     },

@@ -207,8 +207,8 @@ export const ResourceCatalogueMeta = named(
     similar: Type.Optional(
       Type.Boolean({
         description:
-          'true when the search found nothing and these are resources with a similar name instead (typo ' +
-          'tolerance; PostgreSQL only)',
+          'true when the search found nothing and these are the results of the search with its misspelt ' +
+          'words corrected instead (typo tolerance; PostgreSQL only)',
       }),
     ),
   }),
@@ -231,9 +231,12 @@ export const ResourceListQuery = Type.Object({
         'description, description (markdown stripped) or owner names; the last word also matches as the start ' +
         'of a word unless the search ends with a space or punctuation (type-ahead). Case and diacritics are ' +
         'ignored ("cafe" finds "Café"); only letters and digits count, so a search with none is no search. ' +
-        'Words typed joined by punctuation (`epic-trees`, `user_42`) must stand next to each other, in that order, within one field. ' +
+        'Words typed joined by punctuation (`epic-trees`, `user_42`) must stand next to each other, in that ' +
+        'order, within one field. ' +
         'At most 8 words are used. On PostgreSQL a search of one or two words that finds nothing falls back ' +
-        'to names similar to it (trigram similarity, `meta.similar`); SQLite has no typo tolerance',
+        'to a corrected search: each word that matches no resource alone becomes the most similar word of an ' +
+        'APPROVED resource name (trigram similarity at least 0.3; then the word in most names), and the ' +
+        'answer says `meta.similar`. SQLite has no typo tolerance',
     }),
   ),
   tags: Type.Optional(filterList('Resource tag slugs or IDs')),
@@ -247,8 +250,8 @@ export const ResourceListQuery = Type.Object({
         'then newest id. Text score: per search word, the weight of the best field it occurs in — name 27, ' +
         'tags / categories / short description 9, description 3, owner names 1 — summed over the words. ' +
         'Popularity orders equal text scores only: 1 + min(ln(1 + downloads) + 2·ln(1 + likes), 30) / 16. ' +
-        'For a typo-tolerant fallback (meta.similar) the order is the trigram word similarity of the name × ' +
-        'popularity. Without a search relevance is the same order as downloads',
+        'A typo-tolerant fallback (meta.similar) is ordered as its corrected search. Without a search ' +
+        'relevance is the same order as downloads',
     }),
   ),
   facets: Type.Optional(

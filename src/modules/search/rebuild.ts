@@ -18,6 +18,7 @@ import type { DialectName } from '../../core/db/database.js';
 import type { DB } from '../../core/db/schema.js';
 import { resourceDocument, selectResourceSources, writeResourceDocuments } from './resource-documents.js';
 import type { ResourceDocument } from './resource-documents.js';
+import { NAME_WORDS_RECOUNT } from './name-words.js';
 import { rebuildServerSearch } from './server-documents.js';
 import { rebuildTeamSearch } from './team-documents.js';
 import { rebuildUserSearch } from './user-documents.js';
@@ -40,13 +41,15 @@ const EXCLUSIVE_BATCH = 5_000;
  * Tables derived from resource_search by its triggers: emptied with it (the facet counts of an empty index are
  * none), and on PostgreSQL recomputed from the documents in one statement by an exclusive rebuild, which turns
  * every trigger of resource_search off while it loads. A new trigger-kept table belongs here too, with its
- * recomputation.
+ * recomputation. Only the tables that exist are touched (the name words are PostgreSQL's, from migration 0027;
+ * migration 0024 rebuilds before they exist).
  */
 const DERIVED = {
   resource_facet_counts: sql`
     insert into resource_facet_counts (facet, scope, value, resource_count)
     select k ->> 0, k ->> 1, k ->> 2, count(*) from resource_search, json_array_elements(facet_keys::json) k
     group by 1, 2, 3`,
+  resource_name_words: NAME_WORDS_RECOUNT,
 } as const;
 const DERIVED_TABLES = Object.keys(DERIVED);
 
@@ -227,7 +230,9 @@ async function rebuildExclusivePostgres(
     return loadPipelined(trx, total, onProgress);
   });
   await sql`alter table resource_search enable trigger user`.execute(trx);
-  for (const recompute of Object.values(DERIVED)) await recompute.execute(trx);
+  for (const table of await existingTables(trx, 'postgres', DERIVED_TABLES)) {
+    await DERIVED[table as keyof typeof DERIVED].execute(trx);
+  }
   return documents;
 }
 

@@ -8,13 +8,11 @@ import type { DialectName } from '../../core/db/database.js';
 import { ftsMatch, tsQueryText } from './match.js';
 import type { SearchQuery } from './text.js';
 
-/**
- * A full-text search (`inName`: of those, the matches with at least one of the words in the name — nameTier), or
- * (PostgreSQL) the trigram fallback on names when it found nothing.
- */
-export type SearchMatch =
-  | { kind: 'words'; query: SearchQuery; inName?: boolean }
-  | { kind: 'similar'; text: string; trigramSchema: string };
+/** A full-text search (`inName`: of those, the matches with at least one of the words in the name — nameTier). */
+export interface SearchMatch {
+  query: SearchQuery;
+  inName?: boolean;
+}
 
 /** Field weights of the text score: each is 3× the next. */
 export const FIELD_WEIGHTS = { name: 27, keywords: 9, body: 3, owner: 1 } as const;
@@ -22,8 +20,7 @@ export const FIELD_WEIGHTS = { name: 27, keywords: 9, body: 3, owner: 1 } as con
 export const POPULARITY_CAP = 30;
 export const POPULARITY_SCALE = 16;
 
-const ftsText = (match: SearchMatch & { kind: 'words' }) =>
-  ftsMatch(match.query, match.inName ? 'name_text' : undefined);
+const ftsText = (match: SearchMatch) => ftsMatch(match.query, match.inName ? 'name_text' : undefined);
 
 /** Searches of at most this many words can skip the matches without a word in the name (nameTier). */
 export const NAME_TIER_MAX_WORDS = 3;
@@ -35,16 +32,12 @@ export const NAME_TIER_MAX_WORDS = 3;
  * when they fill the page only they are scored.
  */
 export function nameTier(match: SearchMatch): SearchMatch | undefined {
-  if (match.kind !== 'words' || match.query.terms.length > NAME_TIER_MAX_WORDS) return undefined;
+  if (match.query.terms.length > NAME_TIER_MAX_WORDS) return undefined;
   return { ...match, inName: true };
 }
 
 /** The ids of the matching documents' resources (every document is an APPROVED resource's). */
 export function matchingResourceIds(dialect: DialectName, match: SearchMatch): RawBuilder<unknown> {
-  if (match.kind === 'similar') {
-    return sql`select resource_id from resource_search
-      where ${match.text} operator(${sql.id(match.trigramSchema)}.<%) name_text`;
-  }
   if (dialect === 'postgres') {
     return sql`select resource_id from resource_search
       where document @@ to_tsquery('simple', ${tsQueryText(match.query, match.inName ? 'A' : undefined)})`;
@@ -55,7 +48,7 @@ export function matchingResourceIds(dialect: DialectName, match: SearchMatch): R
 
 /** One row per matching document, read from the index alone where the dialect allows (for counting). */
 export function matchingDocuments(dialect: DialectName, match: SearchMatch): RawBuilder<unknown> {
-  if (dialect === 'sqlite' && match.kind === 'words') {
+  if (dialect === 'sqlite') {
     return sql`select rowid from resource_search_fts where resource_search_fts match ${ftsText(match)}`;
   }
   return matchingResourceIds(dialect, match);
@@ -73,7 +66,7 @@ export function matchCondition(
   match: SearchMatch,
   plan?: MatchPlan,
 ): RawBuilder<SqlBool> {
-  if (dialect === 'sqlite' && plan === 'walk' && match.kind === 'words') {
+  if (dialect === 'sqlite' && plan === 'walk') {
     return sql<SqlBool>`exists (select 1 from resource_search ws where ws.resource_id = resources.id
       and +ws.doc_id in (${matchingDocuments(dialect, match)}))`;
   }
@@ -125,13 +118,8 @@ export function popularity(dialect: DialectName): RawBuilder<number> {
 /**
  * The relevance order of matched documents (`s`) of resources (`resources`), best first: the text score, then
  * popularity (so popularity orders equal text scores and never lifts a lower text score, as Meilisearch's
- * ranking rules put attributes before custom ranking); the caller breaks the last ties by id. The trigram
- * fallback orders by name similarity × popularity.
+ * ranking rules put attributes before custom ranking); the caller breaks the last ties by id.
  */
 export function relevanceOrder(dialect: DialectName, match: SearchMatch): Array<RawBuilder<number>> {
-  if (match.kind === 'similar') {
-    const similarity = sql.id(match.trigramSchema, 'word_similarity');
-    return [sql<number>`(${similarity}(${match.text}, s.name_text) * ${popularity(dialect)})`];
-  }
   return [textScore(dialect, match.query), popularity(dialect)];
 }

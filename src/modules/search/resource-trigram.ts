@@ -4,7 +4,7 @@
 // have it in `public`). Its operators and functions are always named with that schema. Operators without the
 // right to create it (pg_trgm is trusted: CREATE on the database is enough) simply get no typo tolerance.
 import { sql } from 'kysely';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 
 const EXTENSION_SCHEMA = 'extensions';
 const UNIQUE_VIOLATION = '23505';
@@ -40,29 +40,12 @@ export async function installTrigram(db: Kysely<unknown>): Promise<string | null
   return null;
 }
 
-/** Whether typo tolerance can run in the current schema: the extension and the name index both exist. */
+/** Whether typo tolerance can run in the current schema: the extension and the name-word index both exist. */
 export async function trigramIndexSchema(db: Kysely<unknown>): Promise<string | null> {
   const schema = await trigramSchema(db);
   if (schema === null) return null;
   const index = await sql<{ found: number }>`
     select 1 as found from pg_indexes
-    where schemaname = current_schema() and indexname = 'resource_search_name_trgm_idx'`.execute(db);
+    where schemaname = current_schema() and indexname = 'resource_name_words_trgm_idx'`.execute(db);
   return index.rows.length > 0 ? schema : null;
-}
-
-/**
- * Runs `work` in a transaction whose pg_trgm word-similarity threshold (the one its `<%` operator and index
- * answer to) is `threshold`: a setting, so it is set for this transaction only.
- */
-export function withSimilarityThreshold<DB, T>(
-  db: Kysely<DB>,
-  threshold: number,
-  work: (trx: Transaction<DB>) => Promise<T>,
-): Promise<T> {
-  return db.transaction().execute(async (trx) => {
-    await sql`select set_config('pg_trgm.word_similarity_threshold', ${String(threshold)}, true)`.execute(
-      trx,
-    );
-    return work(trx);
-  });
 }

@@ -173,8 +173,10 @@ export const ServerListQuery = Type.Object({
       description:
         'Full-text search: every word must match the name, tag or category names, short description, ' +
         'description or owner name; the last word matches as a prefix unless the search ends with a space or ' +
-        'punctuation (type-ahead); case and diacritics are ignored. Words typed joined by punctuation (`epic-trees`, `user_42`) must stand next to each other, in that order, within one field. No word (empty, punctuation only) means no ' +
-        'search. Order stays `sort` (rank by default); `sort=relevance` orders by relevance',
+        'punctuation (type-ahead); case and diacritics are ignored. Words typed joined by punctuation ' +
+        '(`epic-trees`, `user_42`) must stand next to each other, in that order, within one field. No word ' +
+        '(empty, punctuation only) means no search. Order stays `sort` (rank by default); `sort=relevance` ' +
+        'orders by relevance',
     }),
   ),
   categories: Type.Optional(

@@ -86,7 +86,8 @@ export const TeamListQuery = Type.Object({
       description:
         'Full-text search of the name, the slug and the description: every word must match, the last one as ' +
         'a prefix unless the search ends with a space or punctuation; case and diacritics are ignored. ' +
-        'Words typed joined by punctuation (`epic-trees`, `user_42`) must stand next to each other, in that order, within one field. ' +
+        'Words typed joined by punctuation (`epic-trees`, `user_42`) must stand next to each other, in that ' +
+        'order, within one field. ' +
         'Results by relevance (the exact name, then all words in the name, in the name and slug, anywhere), ' +
         'then most members. No word (empty, punctuation only) means no search',
     }),

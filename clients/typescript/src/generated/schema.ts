@@ -4942,7 +4942,7 @@ export interface components {
       };
       /** @description With `facets`: false when more than 2,000 resources match a search or catalog filter; the counts then cover 2,000 of the matches only, each a lower bound. Without a search or catalog filter facets are always exact */
       facetsExact?: boolean;
-      /** @description true when the search found nothing and these are resources with a similar name instead (typo tolerance; PostgreSQL only) */
+      /** @description true when the search found nothing and these are the results of the search with its misspelt words corrected instead (typo tolerance; PostgreSQL only) */
       similar?: boolean;
     };
     ResourceCategory: {
@@ -15567,7 +15567,7 @@ export interface operations {
         type?:
           'MOD' | 'PLUGIN' | 'ASSET_PACK' | 'DATA_PACK' | 'WORLD' | 'PREFAB' | 'MODPACK' | 'PREMADE_SERVER';
         /**
-         * @description Full-text search of APPROVED resources: every word must occur in the name, tags, categories, short description, description (markdown stripped) or owner names; the last word also matches as the start of a word unless the search ends with a space or punctuation (type-ahead). Case and diacritics are ignored ("cafe" finds "Café"); only letters and digits count, so a search with none is no search. Words typed joined by punctuation (`epic-trees`, `user_42`) must stand next to each other, in that order, within one field. At most 8 words are used. On PostgreSQL a search of one or two words that finds nothing falls back to names similar to it (trigram similarity, `meta.similar`); SQLite has no typo tolerance
+         * @description Full-text search of APPROVED resources: every word must occur in the name, tags, categories, short description, description (markdown stripped) or owner names; the last word also matches as the start of a word unless the search ends with a space or punctuation (type-ahead). Case and diacritics are ignored ("cafe" finds "Café"); only letters and digits count, so a search with none is no search. Words typed joined by punctuation (`epic-trees`, `user_42`) must stand next to each other, in that order, within one field. At most 8 words are used. On PostgreSQL a search of one or two words that finds nothing falls back to a corrected search: each word that matches no resource alone becomes the most similar word of an APPROVED resource name (trigram similarity at least 0.3; then the word in most names), and the answer says `meta.similar`. SQLite has no typo tolerance
          * @example magic
          */
         search?: string;
@@ -15593,7 +15593,7 @@ export interface operations {
          */
         versions?: string[];
         /**
-         * @description downloads, likes, date (created), updated: highest/newest first; name: A→Z. Default date, with a search too. relevance (an extension): with a search, the text score, best first, then popularity, then newest id. Text score: per search word, the weight of the best field it occurs in — name 27, tags / categories / short description 9, description 3, owner names 1 — summed over the words. Popularity orders equal text scores only: 1 + min(ln(1 + downloads) + 2·ln(1 + likes), 30) / 16. For a typo-tolerant fallback (meta.similar) the order is the trigram word similarity of the name × popularity. Without a search relevance is the same order as downloads
+         * @description downloads, likes, date (created), updated: highest/newest first; name: A→Z. Default date, with a search too. relevance (an extension): with a search, the text score, best first, then popularity, then newest id. Text score: per search word, the weight of the best field it occurs in — name 27, tags / categories / short description 9, description 3, owner names 1 — summed over the words. Popularity orders equal text scores only: 1 + min(ln(1 + downloads) + 2·ln(1 + likes), 30) / 16. A typo-tolerant fallback (meta.similar) is ordered as its corrected search. Without a search relevance is the same order as downloads
          * @example downloads
          */
         sortBy?: 'downloads' | 'likes' | 'date' | 'updated' | 'name' | 'relevance';
