@@ -11,6 +11,7 @@ import { catalogs, createServer, moderate } from '../servers/helpers.js';
 import type { CatalogRef } from '../servers/helpers.js';
 import { createTeam } from '../teams/helpers.js';
 import { parseSearch, stripMarkdown, words } from '../../src/modules/search/text.js';
+import { SEARCH_LIMITS } from '../../src/modules/search/resource-facets.js';
 import { phrasesHold } from './phrases.js';
 
 const W = [
@@ -47,7 +48,11 @@ interface ListItem {
 interface ListBody {
   servers: ListItem[];
   total: number;
-  meta: { total: number; facets?: { tags?: Record<string, number>; categories?: Record<string, number> } };
+  meta: {
+    total: number;
+    facets?: { tags?: Record<string, number>; categories?: Record<string, number> };
+    facetsExact?: boolean;
+  };
 }
 
 let t: TestApp;
@@ -303,6 +308,7 @@ describe('GET /servers?search=', () => {
       expect(body.meta.facets?.categories, query).toEqual(
         facetCounts(entries, (entry) => entry.categorySlugs),
       );
+      expect(body.meta.facetsExact, query).toBe(true);
     }
     const onlyTags = await list('facets=tags');
     expect(Object.keys(onlyTags.meta.facets!)).toEqual(['tags']);
@@ -311,6 +317,40 @@ describe('GET /servers?search=', () => {
     const counts = Object.entries((await list('facets=tags')).meta.facets!.tags!);
     const ordered = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     expect(counts).toEqual(ordered);
+  });
+
+  it('past facetScanLimit matches counts that many only: facetsExact false, each count a lower bound', async () => {
+    const saved = SEARCH_LIMITS.facetScanLimit;
+    SEARCH_LIMITS.facetScanLimit = 5;
+    try {
+      const cases: Array<[string, Entry[]]> = [
+        ['search=world', expected('world')],
+        [`tags=${tags[6]!.id}`, expected(null, { tags: [tags[6]!.id] })],
+      ];
+      for (const [query, entries] of cases) {
+        expect(entries.length, query).toBeGreaterThan(5);
+        // limit=3: a page the other tests did not ask (pages are cached for 5 s).
+        const body = await list(`${query}&facets=tags,categories&limit=3`);
+        expect(body.total, query).toBe(entries.length);
+        expect(body.meta.facetsExact, query).toBe(false);
+        const tagCounts = facetCounts(entries, (entry) => entry.tagSlugs);
+        for (const [slug, count] of Object.entries(body.meta.facets!.tags!)) {
+          expect(count, `${query} ${slug}`).toBeLessThanOrEqual(tagCounts[slug]!);
+        }
+        // Every server has exactly one category: the category counts add up to the servers counted.
+        const counted = Object.values(body.meta.facets!.categories!).reduce((sum, count) => sum + count, 0);
+        expect(counted, query).toBe(5);
+      }
+      // At most facetScanLimit matches: exact. Without a filter: the maintained counters, always exact.
+      const few = expected('ember-hollow');
+      expect(few.length).toBeLessThanOrEqual(5);
+      const exact = await list('search=ember-hollow&facets=categories&limit=3');
+      expect(exact.meta).toMatchObject({ facetsExact: true });
+      expect(exact.meta.facets!.categories).toEqual(facetCounts(few, (entry) => entry.categorySlugs));
+      expect((await list('facets=tags&limit=3')).meta.facetsExact).toBe(true);
+    } finally {
+      SEARCH_LIMITS.facetScanLimit = saved;
+    }
   });
 
   it('refuses unknown facets and sorts with 400 in the one error shape', async () => {

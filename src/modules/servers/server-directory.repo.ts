@@ -8,6 +8,7 @@ import type { DB } from '../../core/db/schema.js';
 import { countMatches, documentMatches, queryText, relevanceTier } from '../search/directory-match.js';
 import { catalogFacet } from '../search/facets-catalog.js';
 import type { CatalogFacet } from '../search/facets-catalog.js';
+import { SEARCH_LIMITS } from '../search/resource-facets.js';
 import { SERVER_INDEX } from '../search/server-documents.js';
 import type { SearchQuery } from '../search/text.js';
 import { cards, sorted } from './server-reads.repo.js';
@@ -222,19 +223,25 @@ const FACETS: Record<ServerFacet, CatalogFacet> = {
 };
 
 /**
- * Facet counts over every APPROVED server matching the filter (all of its filters apply, as in Meilisearch, the
- * facet's own included); without any filter they are the catalogs' maintained usage counts.
+ * Facet counts over the APPROVED servers matching the filter (all of its filters apply, as in Meilisearch, the
+ * facet's own included); without any filter they are the catalogs' maintained usage counts. `matched` is the
+ * filter's total: past SEARCH_LIMITS.facetScanLimit only that many matches are counted (each count a lower bound,
+ * `exact` false), as for resources, since counting every link of 80k matches cost ~1 s at 200k servers.
  */
 export async function serverFacets(
   db: Executor,
   dialect: DialectName,
   filter: ServerFilter,
   names: readonly ServerFacet[],
-): Promise<Partial<Record<ServerFacet, Record<string, number>>>> {
-  const matching = isUnfiltered(filter)
+  matched: number,
+): Promise<{ facets: Partial<Record<ServerFacet, Record<string, number>>>; exact: boolean }> {
+  const limit = SEARCH_LIMITS.facetScanLimit;
+  const exact = isUnfiltered(filter) || matched <= limit;
+  let matching = isUnfiltered(filter)
     ? null
     : db.selectFrom('servers').select('servers.id').where(filterConditions(dialect, filter));
-  const out: Partial<Record<ServerFacet, Record<string, number>>> = {};
-  for (const name of names) out[name] = await catalogFacet(db, FACETS[name], matching);
-  return out;
+  if (matching !== null && !exact) matching = matching.limit(limit);
+  const facets: Partial<Record<ServerFacet, Record<string, number>>> = {};
+  for (const name of names) facets[name] = await catalogFacet(db, FACETS[name], matching);
+  return { facets, exact };
 }

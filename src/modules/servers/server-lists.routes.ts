@@ -46,8 +46,8 @@ export async function serverListsRoutes(
       const { limit = 20, offset = 0, ...filter } = request.query;
       const query = { ...filter, limit, offset };
       const page = await directory.page(directoryKey(query), async () => {
-        const { servers, total, facets } = await lists.list(query);
-        const meta = { total, limit, offset, ...(facets !== undefined ? { facets } : {}) };
+        const { servers, total, facets, facetsExact } = await lists.list(query);
+        const meta = { total, limit, offset, ...(facets !== undefined ? { facets, facetsExact } : {}) };
         return renderWith(reply, { servers, total, meta });
       });
       return sendRendered(reply, page);

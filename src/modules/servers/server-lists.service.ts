@@ -64,15 +64,21 @@ export function createServerListsService(deps: {
       };
       const sort = request.sort ?? 'rank';
       const facetNames = [...new Set(request.facets ?? [])];
+      const counted = isUnfiltered(filter)
+        ? readApprovedTotal(db)
+        : countApprovedServers(db, dialect, filter);
       const [rows, total, facets] = await Promise.all([
         listApprovedServers(db, dialect, filter, sort, request.limit, request.offset),
-        isUnfiltered(filter) ? readApprovedTotal(db) : countApprovedServers(db, dialect, filter),
-        facetNames.length === 0 ? undefined : serverFacets(db, dialect, filter, facetNames),
+        counted,
+        // The facets need the total: exact up to SEARCH_LIMITS.facetScanLimit matches.
+        facetNames.length === 0
+          ? undefined
+          : counted.then((matched) => serverFacets(db, dialect, filter, facetNames, matched)),
       ]);
       return {
         servers: rows.map((row) => toServerListItem(row, urls)),
         total,
-        ...(facets !== undefined ? { facets } : {}),
+        ...(facets !== undefined ? { facets: facets.facets, facetsExact: facets.exact } : {}),
       };
     },
 

@@ -156,9 +156,17 @@ export const ServerList = Type.Object({
         {
           description:
             'Present when `facets` is asked: for each asked facet, the counts over every server matching the ' +
-            "search and all filters (the facet's own filter included, as Meilisearch does), not just this page",
+            "search and all filters (the facet's own filter included, as Meilisearch does), not just this page " +
+            '(see `facetsExact`)',
         },
       ),
+    ),
+    facetsExact: Type.Optional(
+      Type.Boolean({
+        description:
+          'With `facets`: false when more than 2,000 servers match a search or filter; the counts then cover ' +
+          '2,000 of the matches only, each a lower bound. Without a search or filter facets are always exact',
+      }),
     ),
   }),
 });

@@ -36913,7 +36913,8 @@ export interface operations {
            *         "facets": {
            *           "tags": {},
            *           "categories": {}
-           *         }
+           *         },
+           *         "facetsExact": true
            *       }
            *     }
            */
@@ -36926,7 +36927,7 @@ export interface operations {
               limit: number;
               offset: number;
               page?: number;
-              /** @description Present when `facets` is asked: for each asked facet, the counts over every server matching the search and all filters (the facet's own filter included, as Meilisearch does), not just this page */
+              /** @description Present when `facets` is asked: for each asked facet, the counts over every server matching the search and all filters (the facet's own filter included, as Meilisearch does), not just this page (see `facetsExact`) */
               facets?: {
                 /** @description Value (slug) → number of matching servers; the top 50 by count, then slug; zeros absent */
                 tags?: {
@@ -36937,6 +36938,8 @@ export interface operations {
                   [key: string]: number;
                 };
               };
+              /** @description With `facets`: false when more than 2,000 servers match a search or filter; the counts then cover 2,000 of the matches only, each a lower bound. Without a search or filter facets are always exact */
+              facetsExact?: boolean;
             };
           };
         };
