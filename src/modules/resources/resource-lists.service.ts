@@ -176,6 +176,12 @@ export function createResourceListsService(deps: {
     return catalogue(rows, { total, exact: true }, page, facetPart);
   }
 
+  /** The answer when nothing matches: no rows, a total of 0, every asked facet empty. */
+  function nothingFound(page: Page, facets: FacetRequest[]): CataloguePage {
+    const empty = facets.length === 0 ? undefined : Object.fromEntries(facets.map((name) => [name, {}]));
+    return catalogue([], { total: 0, exact: true }, page, empty && { facets: empty, exact: true });
+  }
+
   /** A search or catalog filters: the page, and the total and facets over every match. */
   async function matchedPage(
     filter: ResourceFilter,
@@ -217,6 +223,20 @@ export function createResourceListsService(deps: {
       if (facets.length === 0) return catalogue(rows, total, page);
       const scan = await facetsOfMatches(exec, dialect, gathered, facets);
       return catalogue(rows, total, page, { facets: scan.facets, exact: scan.exact });
+    }
+    if (match !== undefined) {
+      // PostgreSQL cannot tell from its statistics how many documents a word matches: a search counts first
+      // (GIN, in proportion to the matches, capped), answers none without listing, and lists few by their ids.
+      const total = await countMatches(exec, dialect, filter);
+      const none = total.exact && total.total === 0;
+      const approved = () => readCounter(exec, dialect, statusCounter('APPROVED'));
+      const few = total.exact && !(await walkPays(total.total, offset + limit, approved));
+      if (none) return nothingFound(page, facets);
+      const [list, scan] = await Promise.all([
+        listRows(few && sort !== 'relevance' ? { ...filter, plan: 'ids' } : filter),
+        facets.length === 0 ? undefined : facetsOfMatches(exec, dialect, filter, facets),
+      ]);
+      return catalogue(list, total, page, scan && { facets: scan.facets, exact: scan.exact });
     }
     if (facets.length === 0) {
       const [list, total] = await Promise.all([listRows(filter), countMatches(exec, dialect, filter)]);
@@ -264,10 +284,7 @@ export function createResourceListsService(deps: {
       const facets = [...new Set(query.facets ?? [])];
       const search = query.search === undefined ? null : parseSearch(query.search);
       const filter = await resolveFilters(query);
-      if (filter === null) {
-        const none = facets.length === 0 ? undefined : Object.fromEntries(facets.map((name) => [name, {}]));
-        return catalogue([], { total: 0, exact: true }, page, none && { facets: none, exact: true });
-      }
+      if (filter === null) return nothingFound(page, facets);
       if (search !== null) filter.match = { query: search };
       const plain =
         filter.match === undefined &&

@@ -117,6 +117,7 @@ export interface ResourceFilter {
    * SQLite's plan for a search or catalog filter: 'walk' a sort index and probe the matches (many matches), or
    * 'gather' the matches (from the full-text index, the link tables) and sort them (few); counts always gather.
    * Unset: the planner chooses (without statistics SQLite walks a status index, a whole-table walk).
+   * PostgreSQL: 'ids' reads a search's few matches' ids first (search/resource-match.ts matchCondition).
    */
   plan?: MatchPlan;
   /**

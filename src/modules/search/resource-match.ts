@@ -54,7 +54,8 @@ export function matchingDocuments(dialect: DialectName, match: SearchMatch): Raw
   return matchingResourceIds(dialect, match);
 }
 
-export type MatchPlan = 'walk' | 'gather';
+/** 'ids': PostgreSQL, few matches (see matchCondition). */
+export type MatchPlan = 'walk' | 'gather' | 'ids';
 
 /**
  * `resources` is one of the matches. SQLite, walking a sort index: each row is looked up in the documents by
@@ -66,6 +67,12 @@ export function matchCondition(
   match: SearchMatch,
   plan?: MatchPlan,
 ): RawBuilder<SqlBool> {
+  if (dialect === 'postgres' && plan === 'ids') {
+    // Few matches: their ids first (one InitPlan), then the rows by primary key. Left to itself the planner
+    // guesses a rare or absent word's matches from statistics and walks the date index looking for them: 2.4 s
+    // at 1M for a word nothing matches, 0.5 ms this way.
+    return sql<SqlBool>`resources.id = any(array(${matchingResourceIds(dialect, match)}))`;
+  }
   if (dialect === 'sqlite' && plan === 'walk') {
     return sql<SqlBool>`exists (select 1 from resource_search ws where ws.resource_id = resources.id
       and +ws.doc_id in (${matchingDocuments(dialect, match)}))`;

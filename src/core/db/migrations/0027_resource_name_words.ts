@@ -10,7 +10,8 @@ import { NAME_WORDS_RECOUNT } from '../../../modules/search/name-words.js';
  * the search with each name sharing trigrams with it: 2.4 s at 1M. The words of the names are a few per cent of
  * that; a misspelt word is replaced by its nearest word and searched as usual. Kept by a trigger on
  * resource_search (every path that writes documents keeps it, as the facet counts are); counts, not a set, so a
- * word no name holds any more stops being offered. SQLite has no typo tolerance and no dictionary.
+ * word no name holds any more stops being offered. Collation C: its primary key then also answers `LIKE 'abc%'`
+ * (is a word typed so far the start of a name word?). SQLite has no typo tolerance and no dictionary.
  */
 export function resourceNameWords({ dialect }: MigrationContext) {
   return {
@@ -18,22 +19,25 @@ export function resourceNameWords({ dialect }: MigrationContext) {
       if (dialect !== 'postgres') return;
       await sql`
         create table resource_name_words (
-          word text primary key,
+          word text collate "C" primary key,
           resource_count integer not null
         )`.execute(db);
+      // One statement, its words in order: concurrent writes lock the word rows they share in the same order (no
+      // deadlock), and a rename moves only the words that changed.
       await sql`
         create function resource_name_words_keep() returns trigger language plpgsql as $$
         begin
-          if tg_op <> 'INSERT' then
-            update resource_name_words w set resource_count = w.resource_count - 1
-            from (select distinct unnest(string_to_array(old.name_text, ' ')) as word) o
-            where w.word = o.word;
-          end if;
-          if tg_op <> 'DELETE' then
-            insert into resource_name_words as w (word, resource_count)
+          insert into resource_name_words as w (word, resource_count)
+          select word, sum(delta) from (
+            select distinct unnest(string_to_array(old.name_text, ' ')) as word, -1 as delta
+            where tg_op <> 'INSERT'
+            union all
             select distinct unnest(string_to_array(new.name_text, ' ')), 1
-            on conflict (word) do update set resource_count = w.resource_count + 1;
-          end if;
+            where tg_op <> 'DELETE'
+          ) d
+          group by word having sum(delta) <> 0
+          order by word
+          on conflict (word) do update set resource_count = w.resource_count + excluded.resource_count;
           return null;
         end $$`.execute(db);
       await sql`
