@@ -23,6 +23,7 @@ import { parseSearch } from '../search/text.js';
 import type { SearchQuery } from '../search/text.js';
 import { resolveCategoryFilter, resolveGameVersionFilter, resolveTagFilter } from './resource-links.repo.js';
 import {
+  catalogLists,
   countResources,
   listApprovedPage,
   listByRelevance,
@@ -224,16 +225,18 @@ export function createResourceListsService(deps: {
       const scan = await facetsOfMatches(exec, dialect, gathered, facets);
       return catalogue(rows, total, page, { facets: scan.facets, exact: scan.exact });
     }
-    if (match !== undefined) {
-      // PostgreSQL cannot tell from its statistics how many documents a word matches: a search counts first
-      // (GIN, in proportion to the matches, capped), answers none without listing, and lists few by their ids.
+    const searchOnly = match !== undefined && filter.type === undefined && catalogLists(filter).length === 0;
+    if (searchOnly && sort !== 'relevance') {
+      // PostgreSQL cannot tell from its statistics how many documents a word matches, and walks the sort index
+      // looking for a rare or absent word's: a search alone counts first (GIN, in proportion to the matches,
+      // capped), answers none without listing, and lists few by their ids. (With other filters the ids would
+      // be every match of the search, and relevance gathers anyway: both keep counting beside the list.)
       const total = await countMatches(exec, dialect, filter);
-      const none = total.exact && total.total === 0;
+      if (total.exact && total.total === 0) return nothingFound(page, facets);
       const approved = () => readCounter(exec, dialect, statusCounter('APPROVED'));
       const few = total.exact && !(await walkPays(total.total, offset + limit, approved));
-      if (none) return nothingFound(page, facets);
       const [list, scan] = await Promise.all([
-        listRows(few && sort !== 'relevance' ? { ...filter, plan: 'ids' } : filter),
+        listRows(few ? { ...filter, plan: 'ids' } : filter),
         facets.length === 0 ? undefined : facetsOfMatches(exec, dialect, filter, facets),
       ]);
       return catalogue(list, total, page, scan && { facets: scan.facets, exact: scan.exact });
