@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import type { Kysely, RawBuilder } from 'kysely';
 import { readCounterSum } from '../../../core/db/counters.js';
+import { dialectOf, prepared } from '../../../core/db/prepared.js';
 import type { DB } from '../../../core/db/schema.js';
 
 export type QueueKind = 'resources' | 'versions' | 'servers';
@@ -12,7 +13,7 @@ export type QueueKind = 'resources' | 'versions' | 'servers';
  * orders PENDING by, oldest first (resources: creation, as GET /resources/moderation/status/PENDING lists them;
  * versions: the last submission; servers: the last status change, as GET /servers/moderation/status/PENDING).
  */
-export const QUEUES: Record<QueueKind, { table: string; since: string }> = {
+const QUEUES: Record<QueueKind, { table: string; since: string }> = {
   resources: { table: 'resources', since: 'created_at' },
   versions: { table: 'resource_versions', since: 'submitted_at' },
   servers: { table: 'servers', since: 'status_updated_at' },
@@ -24,11 +25,26 @@ const count = async (db: Kysely<DB>, query: RawBuilder<{ n: number | string }>):
 };
 
 /**
- * How many PENDING items of the kind are ahead of (`ahead`) or behind (`behind`) (since, id): a range count on
- * the (status, since, id) index, read from the index alone. The row-value comparison is what lets both SQLite
- * and PostgreSQL seek the range (a plain `status = 'PENDING'` count may be planned as a table scan when the
- * queue is a large part of the table).
+ * The PENDING items of the kind before (`<`) or after (`>`) the point (waiting since, id) in queue order: a range
+ * count on the (status, since, id) index, read from the index alone. The row-value comparison is what lets both
+ * SQLite and PostgreSQL seek the range (a plain `status = 'PENDING'` count may be planned as a table scan when
+ * the queue is a large part of the table). The point is values or, in positionOf, the outer row's columns.
  */
+function pendingRange(
+  kind: QueueKind,
+  operator: '<' | '>',
+  since: RawBuilder<unknown>,
+  id: RawBuilder<unknown>,
+) {
+  const { table, since: column } = QUEUES[kind];
+  return sql<{ n: number }>`
+    select count(*) as n from ${sql.table(table)} queued
+    where queued.status = 'PENDING'
+      and (${sql.ref(`queued.${column}`)}, queued.id) ${sql.raw(operator)} (${since}, ${id})
+  `;
+}
+
+/** How many PENDING items of the kind are ahead of (`ahead`) or behind (`behind`) (since, id). */
 export function countAround(
   db: Kysely<DB>,
   kind: QueueKind,
@@ -36,15 +52,54 @@ export function countAround(
   since: string,
   id: string,
 ): Promise<number> {
-  const { table, since: column } = QUEUES[kind];
-  const operator = sql.raw(side === 'ahead' ? '<' : '>');
-  return count(
-    db,
-    sql<{ n: number }>`
-      select count(*) as n from ${sql.table(table)}
-      where status = 'PENDING' and (${sql.ref(column)}, id) ${operator} (${since}, ${id})
-    `,
-  );
+  return count(db, pendingRange(kind, side === 'ahead' ? '<' : '>', sql`${since}`, sql`${id}`));
+}
+
+export interface PositionRow {
+  since: string | Date | null;
+  ahead: number | string;
+  /** Resources: the PENDING counter (the total). Versions and servers: the PENDING items behind this one. */
+  rest: number | string;
+}
+
+/**
+ * The queue position of one PENDING item as one prepared statement (issue 18: it is read on every owner-side or
+ * contributor read of a PENDING object): the item's waiting-since, and beside it pendingRange as scalar
+ * subqueries for the items ahead and the rest. PostgreSQL seeks the whole row-value range; SQLite, comparing
+ * with the outer row, seeks (status, waiting since) and checks the id on the way, which costs only the entries
+ * that share the item's waiting-since to the millisecond. Resources keep a PENDING counter for the total; for
+ * the others the items behind are a second range count on the same index, so the two together read each pending
+ * index entry once.
+ */
+const positionStatement = (kind: QueueKind) =>
+  prepared<PositionRow, [string]>(1, (db, _dialect, id) => {
+    const { table, since } = QUEUES[kind];
+    const point = [sql.ref(`item.${since}`), sql.ref('item.id')] as const;
+    const rest =
+      kind === 'resources'
+        ? sql`select coalesce(sum(value), 0) from counters where name = 'resources.status.PENDING'`
+        : pendingRange(kind, '>', ...point);
+    const query = sql<PositionRow>`
+      select ${sql.ref(`item.${since}`)} as since, (${pendingRange(kind, '<', ...point)}) as ahead, (${rest}) as rest
+      from ${sql.table(table)} item
+      where item.id = ${id} and item.status = 'PENDING'
+    `;
+    return { compile: () => query.compile(db) };
+  });
+
+const POSITIONS: Record<QueueKind, ReturnType<typeof positionStatement>> = {
+  resources: positionStatement('resources'),
+  versions: positionStatement('versions'),
+  servers: positionStatement('servers'),
+};
+
+/** The position row of a PENDING item; undefined when it is not (or no longer) PENDING. */
+export async function positionOf(
+  db: Kysely<DB>,
+  kind: QueueKind,
+  id: string,
+): Promise<PositionRow | undefined> {
+  return (await POSITIONS[kind](db, dialectOf(db), id))[0];
 }
 
 /** PENDING items of the kind: the status counter for resources, the index range for the others. */

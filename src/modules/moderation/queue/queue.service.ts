@@ -2,16 +2,14 @@
 //
 // The statistics are computed at most once a minute per process and database (the clock decides, so tests can
 // move past it); queue positions reuse the cached median for their estimate and count their position live.
-import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../../core/clock.js';
 import { DAY_MS } from '../../../core/clock.js';
 import { changeSignalOf, createChangeCache } from '../../../core/db/change-cache.js';
 import type { ChangeCache } from '../../../core/db/change-cache.js';
-import { dialectOf, prepared } from '../../../core/db/prepared.js';
 import type { DB } from '../../../core/db/schema.js';
-import { countOpenReports, countPending, listReviews, QUEUES } from './queue.repo.js';
-import type { QueueKind, ReviewRow } from './queue.repo.js';
+import { countOpenReports, countPending, listReviews, positionOf } from './queue.repo.js';
+import type { PositionRow, QueueKind, ReviewRow } from './queue.repo.js';
 
 export const STATS_TTL_MS = 60_000;
 
@@ -118,53 +116,6 @@ export function moderationStats(db: Kysely<DB>, clock: Clock): Promise<Moderatio
   return entry.stats;
 }
 
-interface PositionRow {
-  since: string | Date | null;
-  ahead: number | string;
-  /** Resources: the PENDING counter (the total). Versions and servers: the PENDING items behind this one. */
-  rest: number | string;
-}
-
-/**
- * The queue position of one PENDING item as one prepared statement (issue 18: it is read on every owner-side or
- * contributor read of a PENDING object): the item's waiting-since, and beside it scalar subqueries for the
- * items ahead and the rest. The counts are the range counts of the moderation list's (status, waiting since, id)
- * index — resources_status_created_idx, resource_versions_status_submitted_idx, servers_status_changed_idx —
- * read from the index alone (a plain `status = 'PENDING'` count may be planned as a table scan when the queue is
- * a large part of the table). PostgreSQL seeks the whole row-value range; SQLite, comparing with the outer row,
- * seeks (status, waiting since) and checks the id on the way, which costs only the entries that share the
- * item's waiting-since to the millisecond. Resources keep a PENDING counter for the total; for the others the
- * items behind are a second range count on the same index, so the two together read each pending index entry
- * once. Table and columns: QUEUES in queue.repo.ts (the moderation lists' order).
- */
-const positionStatement = (kind: QueueKind, rest: 'counter' | 'behind') =>
-  prepared<PositionRow, [string]>(1, (db, _dialect, id) => {
-    const { table, since } = QUEUES[kind];
-    const queued = (operator: '<' | '>') => sql`
-      select count(*) from ${sql.table(table)} queued
-      where queued.status = 'PENDING'
-        and (${sql.ref(`queued.${since}`)}, queued.id) ${sql.raw(operator)} (${sql.ref(`item.${since}`)}, item.id)
-    `;
-    const query = sql<PositionRow>`
-      select ${sql.ref(`item.${since}`)} as since,
-        (${queued('<')}) as ahead,
-        (${
-          rest === 'counter'
-            ? sql`select coalesce(sum(value), 0) from counters where name = 'resources.status.PENDING'`
-            : queued('>')
-        }) as rest
-      from ${sql.table(table)} item
-      where item.id = ${id} and item.status = 'PENDING'
-    `;
-    return { compile: () => query.compile(db) };
-  });
-
-const POSITIONS: Record<QueueKind, ReturnType<typeof positionStatement>> = {
-  resources: positionStatement('resources', 'counter'),
-  versions: positionStatement('versions', 'behind'),
-  servers: positionStatement('servers', 'behind'),
-};
-
 /**
  * Position rows kept until the database changes (core/db/change-cache.ts): an item's place in its queue moves only
  * with a write (an item ahead reviewed, a status changed), and the owner side or a contributor tends to read the
@@ -194,7 +145,7 @@ export async function queuePosition(
 ): Promise<QueuePosition | undefined> {
   // The statistics are cached: usually no statement, and when they expire their reads run beside this one.
   const [row, stats] = await Promise.all([
-    positionsOf(db).get(`${kind}:${id}`, async () => (await POSITIONS[kind](db, dialectOf(db), id))[0]),
+    positionsOf(db).get(`${kind}:${id}`, () => positionOf(db, kind, id)),
     moderationStats(db, clock),
   ]);
   if (row === undefined || row.since === null) return undefined;
