@@ -23,8 +23,8 @@ import { parseSearch } from '../search/text.js';
 import type { SearchQuery } from '../search/text.js';
 import { resolveCategoryFilter, resolveGameVersionFilter, resolveTagFilter } from './resource-links.repo.js';
 import {
-  catalogLists,
   countResources,
+  isSearchAlone,
   listApprovedPage,
   listByRelevance,
   listResourceViews,
@@ -225,8 +225,7 @@ export function createResourceListsService(deps: {
       const scan = await facetsOfMatches(exec, dialect, gathered, facets);
       return catalogue(rows, total, page, { facets: scan.facets, exact: scan.exact });
     }
-    const searchOnly = match !== undefined && filter.type === undefined && catalogLists(filter).length === 0;
-    if (searchOnly && sort !== 'relevance') {
+    if (isSearchAlone(filter) && sort !== 'relevance') {
       // PostgreSQL cannot tell from its statistics how many documents a word matches, and walks the sort index
       // looking for a rare or absent word's: a search alone counts first (GIN, in proportion to the matches,
       // capped), answers none without listing, and lists few by their ids. (With other filters the ids would

@@ -157,6 +157,10 @@ export function catalogLists(filter: ResourceFilter): CatalogList[] {
   });
 }
 
+/** A search and nothing else (no type, no catalog list): its matches alone decide the total and the page. */
+export const isSearchAlone = (filter: ResourceFilter): boolean =>
+  filter.match !== undefined && filter.type === undefined && catalogLists(filter).length === 0;
+
 /** The ids of the resources linked to any of the list's values. */
 function linkIds(eb: ExpressionBuilder<DB, 'resources'>, list: CatalogList) {
   return eb

@@ -175,8 +175,9 @@ export async function readFacetCount(
 }
 
 /**
- * SQLite: whether walking the sort index beats gathering the matches (SEARCH_LIMITS.walkRatio). `approved` (the
- * APPROVED counter) is read only when the matches are past walkFromMatches.
+ * Whether walking the sort index beats gathering the matches (SEARCH_LIMITS.walkRatio): SQLite's plan choice, and
+ * on PostgreSQL whether a search alone lists its few matches by id. `approved` (the APPROVED counter) is read
+ * only when the matches are past walkFromMatches.
  */
 export async function walkPays(
   matches: number,

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
 import type { DB } from '../../core/db/schema.js';
-import { catalogLists, resourceFilterCondition } from '../resources/resource-views.repo.js';
+import { catalogLists, isSearchAlone, resourceFilterCondition } from '../resources/resource-views.repo.js';
 import type { CatalogList, ResourceFilter } from '../resources/resource-views.repo.js';
 import { readFacetCount, SEARCH_LIMITS } from './resource-facets.js';
 import { matchingDocuments } from './resource-match.js';
@@ -38,8 +38,8 @@ async function fromCounter(db: Kysely<DB>, filter: ResourceFilter): Promise<numb
 /**
  * SQLite, catalog filters without a search: the link rows of one list (filter.driver, else the first) drive, each
  * checked against the resource (one primary-key probe, the rest of the filter as probes too); distinct, since a
- * resource can carry several of the wanted values. `resources.id in (links)` would first list every linked id: measured at 100k, two common
- * tags capped at 10,001 matches, 42–50 ms → 7 ms.
+ * resource can carry several of the wanted values. `resources.id in (links)` would first list every linked id:
+ * measured at 100k, two common tags capped at 10,001 matches, 42–50 ms → 7 ms.
  */
 function linkDrivenMatches(db: Kysely<DB>, filter: ResourceFilter, limit: number) {
   const lists = catalogLists(filter);
@@ -82,8 +82,7 @@ export async function countMatches(
 ): Promise<Total> {
   const counted = await fromCounter(db, filter);
   if (counted !== undefined) return { total: counted, exact: true };
-  const searchOnly =
-    filter.match !== undefined && filter.type === undefined && catalogLists(filter).length === 0;
+  const searchOnly = isSearchAlone(filter);
   // A search alone counts index entries only; anything else checks the rows the filter names.
   // The matches drive (plan 'gather'), never a walk of a whole index with the filters as probes.
   const gathered: ResourceFilter = { ...filter, plan: 'gather' };
