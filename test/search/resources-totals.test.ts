@@ -119,6 +119,8 @@ const FILTERS: Filter[] = [
   { search: 'm' },
   { search: 'raven pi' },
   { search: 'pine raven' },
+  // Two words both in many names (marble matches `m` itself): relevance's top tier for more than one word.
+  { search: 'marble m' },
   { search: 'maker' },
   { search: 'solstice' },
   { search: 'zircon' },
@@ -222,6 +224,58 @@ describe('relevance of 1–3 words: the matches with a word in the name alone wh
     expect(several.some((filter) => nameMatches(filter) > 3)).toBe(true);
   });
 
+  /** Approved matches with every one of the words in the name: relevance's top tier (topTier). */
+  const topMatches = (filter: Filter) => {
+    const words = wordsOf(filter.search!);
+    const typed = !filter.search!.endsWith(' ');
+    return expected(filter).filter((e) => {
+      const name = wordsOf(e.resource.name);
+      return words.every((word, i) =>
+        name.some((w) => (i === words.length - 1 && typed ? w.startsWith(word) : w === word)),
+      );
+    }).length;
+  };
+
+  // Each way of reading the top tier when it fills the page: gathered and sorted (few), the matches' list probed
+  // along the popularity index (walk), the index's rows tested against the text (scan, past the count cap).
+  const TIER_PLANS: Array<[string, Partial<typeof SEARCH_LIMITS>]> = [
+    ['gather', {}],
+    ['walk', { walkFromMatches: 0, walkRatio: 0 }],
+    ['scan', { countCap: 6, scanRows: 1e9 }],
+  ];
+  it.each(TIER_PLANS)(
+    'top tier read by %s: small pages give the order of one page scoring every match',
+    async (_plan, limits) => {
+      expect(FEW_WORDS.filter((filter) => topMatches(filter) > 6).length).toBeGreaterThan(2);
+      expect(FEW_WORDS.some((f) => wordsOf(f.search!).length > 1 && topMatches(f) >= 2)).toBe(true);
+      const wholes = new Map<Filter, string[]>();
+      for (const filter of FEW_WORDS) {
+        const body = await list(query(filter, '&limit=99&sortBy=relevance'));
+        wholes.set(
+          filter,
+          body.resources.map((r) => r.id),
+        );
+      }
+      const saved = { ...SEARCH_LIMITS };
+      try {
+        Object.assign(SEARCH_LIMITS, limits);
+        t.clock.advance(5001); // no page kept from before the limits changed
+        for (const filter of FEW_WORDS) {
+          const whole = wholes.get(filter)!;
+          const paged: string[] = [];
+          for (let page = 1; page <= Math.ceil(whole.length / 2); page++) {
+            const body = await list(query(filter, `&limit=2&page=${page}&sortBy=relevance`));
+            paged.push(...body.resources.map((r) => r.id));
+          }
+          expect(paged.slice(0, whole.length), JSON.stringify(filter)).toEqual(whole);
+        }
+      } finally {
+        Object.assign(SEARCH_LIMITS, saved);
+        t.clock.advance(5001);
+      }
+    },
+  );
+
   it.each(FEW_WORDS.map((filter) => [JSON.stringify(filter), filter] as const))(
     '%s: small pages (name matches first) give the order of one page scoring every match',
     async (_label, filter) => {
@@ -307,6 +361,36 @@ describe('plans', () => {
       }
     } finally {
       Object.assign(SEARCH_LIMITS, saved);
+    }
+  });
+});
+
+describe('plan scan: a search past the count cap tests the rows of the sort index', () => {
+  it('pages as the index matches, with the cap as the total', async () => {
+    const saved = { ...SEARCH_LIMITS };
+    try {
+      SEARCH_LIMITS.countCap = 5;
+      SEARCH_LIMITS.scanRows = 1e9;
+      t.clock.advance(5001); // no page kept from before the limits changed
+      const searches = FILTERS.filter((filter) => filter.search !== undefined);
+      expect(searches.filter((filter) => expected(filter).length > 5).length).toBeGreaterThan(5);
+      for (const filter of searches) {
+        const want = expected(filter).map((e) => e.resource.id);
+        const seen: string[] = [];
+        for (let page = 1; page <= Math.max(1, Math.ceil(want.length / 4)); page++) {
+          const body = await list(query(filter, `&limit=4&page=${page}`));
+          const capped = want.length > 5;
+          expect(body.meta, JSON.stringify(filter)).toMatchObject({
+            total: capped ? 5 : want.length,
+            totalExact: !capped,
+          });
+          seen.push(...body.resources.map((r) => r.id));
+        }
+        expect(seen, JSON.stringify(filter)).toEqual(want);
+      }
+    } finally {
+      Object.assign(SEARCH_LIMITS, saved);
+      t.clock.advance(5001);
     }
   });
 });

@@ -31,6 +31,7 @@ import { resourceSearch } from './migrations/0024_resource_search.js';
 import { directorySearch } from './migrations/0025_directory_search.js';
 import { typeSortIndexes } from './migrations/0026_type_sort_indexes.js';
 import { resourceNameWords } from './migrations/0027_resource_name_words.js';
+import { relevanceIndexes } from './migrations/0028_relevance_indexes.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -69,6 +70,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0025_directory_search': directorySearch,
   '0026_type_sort_indexes': typeSortIndexes,
   '0027_resource_name_words': resourceNameWords,
+  '0028_relevance_indexes': relevanceIndexes,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

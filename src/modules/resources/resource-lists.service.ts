@@ -11,9 +11,9 @@ import { notFound } from '../../core/http/errors.js';
 import type { MediaUrls } from '../../core/media-urls.js';
 import { findTeamById } from '../teams/teams.repo.js';
 import { findUserById } from '../users/users.repo.js';
-import { facetsFromCounters, facetsOfMatches, walkPays } from '../search/resource-facets.js';
+import { facetsFromCounters, facetsOfMatches, scanPays, walkPays } from '../search/resource-facets.js';
 import type { FacetRequest, Facets } from '../search/resource-facets.js';
-import { nameTier } from '../search/resource-match.js';
+import { nameTier, topTier } from '../search/resource-match.js';
 import type { SearchMatch } from '../search/resource-match.js';
 import { countMatches, smallestCatalogList } from '../search/resource-totals.js';
 import type { Total } from '../search/resource-totals.js';
@@ -26,6 +26,7 @@ import {
   countResources,
   isSearchAlone,
   listApprovedPage,
+  listByPopularity,
   listByRelevance,
   listResourceViews,
 } from './resource-views.repo.js';
@@ -193,16 +194,35 @@ export function createResourceListsService(deps: {
   ): Promise<CataloguePage> {
     const { limit, offset } = pageOf(page);
     const match = filter.match;
+    const approved = () => readCounter(exec, dialect, statusCounter('APPROVED'));
     const listRows = async (planned: ResourceFilter) =>
       sort === 'relevance' && match !== undefined
-        ? listByRelevance(
+        ? ((await topTierPage(planned, match)) ??
+          listByRelevance(
             exec,
             dialect,
             { ...planned, match: await scoredMatch(planned, match) },
             limit,
             offset,
-          )
+          ))
         : listResourceViews(exec, dialect, planned, SORT_ORDERS[sort], limit, offset);
+    /**
+     * Relevance, when the matches with every word in the name (search/resource-match.ts topTier) fill the page:
+     * they score highest and equally, so the page is theirs by popularity, read from the popularity index
+     * (testing rows, 'scan') when they are many, else gathered and sorted. Undefined when they do not fill it.
+     */
+    const topTierPage = async (planned: ResourceFilter, full: SearchMatch) => {
+      const top: ResourceFilter = { ...planned, match: topTier(full) };
+      const counted = await countMatches(exec, dialect, { ...top, plan: 'gather' });
+      // Past the cap it is only known that at least `cap` of them exist.
+      if (counted.total < offset + limit) return undefined;
+      const plan = (await scanPays(counted, offset + limit, approved))
+        ? 'scan'
+        : (await walkPays(counted.total, offset + limit, approved))
+          ? 'walk'
+          : 'gather';
+      return listByPopularity(exec, dialect, { ...top, plan }, limit, offset);
+    };
     /** The name matches alone when they fill the page (search/resource-match.ts nameTier). */
     const scoredMatch = async (planned: ResourceFilter, full: SearchMatch): Promise<SearchMatch> => {
       const names = nameTier(full);
@@ -218,9 +238,10 @@ export function createResourceListsService(deps: {
       const total = await countMatches(exec, dialect, gathered);
       // Relevance scores its matches (gathered); without a search it is the downloads order, which can walk.
       const scored = sort === 'relevance' && match !== undefined;
-      const approved = () => readCounter(exec, dialect, statusCounter('APPROVED'));
+      const tests = !scored && match !== undefined && (await scanPays(total, offset + limit, approved));
       const walk = !scored && (!total.exact || (await walkPays(total.total, offset + limit, approved)));
-      const rows = await listRows(walk ? { ...filter, plan: 'walk' } : gathered);
+      const plan = tests ? 'scan' : walk ? 'walk' : 'gather';
+      const rows = await listRows(plan === 'gather' ? gathered : { ...filter, plan });
       if (facets.length === 0) return catalogue(rows, total, page);
       const scan = await facetsOfMatches(exec, dialect, gathered, facets);
       return catalogue(rows, total, page, { facets: scan.facets, exact: scan.exact });
@@ -232,10 +253,11 @@ export function createResourceListsService(deps: {
       // be every match of the search, and relevance gathers anyway: both keep counting beside the list.)
       const total = await countMatches(exec, dialect, filter);
       if (total.exact && total.total === 0) return nothingFound(page, facets);
-      const approved = () => readCounter(exec, dialect, statusCounter('APPROVED'));
       const few = total.exact && !(await walkPays(total.total, offset + limit, approved));
+      const many = await scanPays(total, offset + limit, approved);
+      const plan = few ? 'ids' : many ? 'scan' : undefined;
       const [list, scan] = await Promise.all([
-        listRows(few ? { ...filter, plan: 'ids' } : filter),
+        listRows({ ...filter, plan }),
         facets.length === 0 ? undefined : facetsOfMatches(exec, dialect, filter, facets),
       ]);
       return catalogue(list, total, page, scan && { facets: scan.facets, exact: scan.exact });

@@ -6,7 +6,7 @@ import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from
 import type { DialectName } from '../../core/db/database.js';
 import { prepared } from '../../core/db/prepared.js';
 import type { DB, ResourceStatus, ResourceType } from '../../core/db/schema.js';
-import { matchCondition, relevanceOrder } from '../search/resource-match.js';
+import { matchCondition, popularity, relevanceOrder } from '../search/resource-match.js';
 import type { MatchPlan, SearchMatch } from '../search/resource-match.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
@@ -193,7 +193,7 @@ export function resourceFilterCondition(
   // tag, page 8 by date: 74 ms → 1 ms).
   // Gathering without a search, one catalog list drives and the others probe; with a search, SQLite chooses
   // between the matches and the lists (a probe per match of a common word cost more: 68 → 109 ms p50 at 100k).
-  const probe = filter.plan === 'walk' && dialect === 'sqlite';
+  const probe = (filter.plan === 'walk' || filter.plan === 'scan') && dialect === 'sqlite';
   const lists = catalogLists(filter);
   const drivingList =
     !gather || filter.match !== undefined
@@ -313,4 +313,26 @@ export async function listApprovedPage(
     approvedPages.set(key, query);
   }
   return type === undefined ? query(db, dialect, limit, offset) : query(db, dialect, limit, offset, type);
+}
+
+/**
+ * A page of matches that all have the same text score (search/resource-match.ts topTier) in relevance order:
+ * popularity, then id. The order of the popularity index (migration 0028), so plan 'scan' reads a page of it.
+ */
+export function listByPopularity(
+  db: Executor,
+  dialect: DialectName,
+  filter: ResourceFilter,
+  limit: number,
+  offset: number,
+): Promise<ResourceViewRow[]> {
+  return viewQuery(db)
+    .where((eb) =>
+      resourceFilterCondition(eb as unknown as ExpressionBuilder<DB, 'resources'>, dialect, filter),
+    )
+    .orderBy(popularity(dialect), 'desc')
+    .orderBy('resources.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }

@@ -40,21 +40,26 @@ export function tsQuery(query: SearchQuery, weights = ''): string {
   return [...terms, ...phrases].join(' & ');
 }
 
-/**
- * SQLite FTS5 for resources: the whole query; with a column, also at least one of the words in it:
- * `"epic" "tre"* AND name_text : ("epic" OR "tre"*)`.
- */
-export function ftsMatch(query: SearchQuery, column?: string): string {
-  if (column === undefined) return ftsQuery(query);
-  return `${ftsQuery(query)} AND ${column} : (${ftsTerms(query).join(' OR ')})`;
-}
+/** Whether the words restricted to a column must be any one of them or every one. */
+export type WordsIn = 'any' | 'every';
 
 /**
- * PostgreSQL tsquery text for resources: the whole query; with a weight, also at least one of the words in the
- * fields of that weight: `epic & tre:* & (epic:A | tre:*A)`.
+ * SQLite FTS5 for resources: the whole query; with a column, also any (or every) one of the words in it:
+ * `"epic" "tre"* AND name_text : ("epic" OR "tre"*)`.
  */
-export function tsQueryText(query: SearchQuery, weight?: string): string {
-  if (weight === undefined) return tsQuery(query);
-  const any = query.terms.map((term, index) => `${term}:${isPrefix(query, index) ? '*' : ''}${weight}`);
-  return `${tsQuery(query)} & (${any.join(' | ')})`;
+export function ftsMatch(query: SearchQuery, column?: string, words: WordsIn = 'any'): string {
+  if (column === undefined) return ftsQuery(query);
+  return `${ftsQuery(query)} AND ${column} : (${ftsTerms(query).join(words === 'any' ? ' OR ' : ' ')})`;
+}
+
+/** PostgreSQL tsquery text for resources: the whole query. */
+export const tsQueryText = (query: SearchQuery): string => tsQuery(query);
+
+/**
+ * PostgreSQL tsquery text of the words alone, any (or every) one of them, for the name's own vector (migration
+ * 0028): `epic | tre:*`.
+ */
+export function tsWordsText(query: SearchQuery, words: WordsIn): string {
+  const operands = query.terms.map((term, index) => (isPrefix(query, index) ? `${term}:*` : term));
+  return operands.join(words === 'any' ? ' | ' : ' & ');
 }

@@ -5,13 +5,17 @@
 import { sql } from 'kysely';
 import type { RawBuilder, SqlBool } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
-import { ftsMatch, tsQueryText } from './match.js';
+import { ftsMatch, tsQueryText, tsWordsText } from './match.js';
+import type { WordsIn } from './match.js';
 import type { SearchQuery } from './text.js';
 
-/** A full-text search (`inName`: of those, the matches with at least one of the words in the name — nameTier). */
+/**
+ * A full-text search; `inName`: of those, the matches with any of the words in the name (nameTier) or every one of
+ * them (topTier).
+ */
 export interface SearchMatch {
   query: SearchQuery;
-  inName?: boolean;
+  inName?: WordsIn;
 }
 
 /** Field weights of the text score: each is 3× the next. */
@@ -20,7 +24,7 @@ export const FIELD_WEIGHTS = { name: 27, keywords: 9, body: 3, owner: 1 } as con
 export const POPULARITY_CAP = 30;
 export const POPULARITY_SCALE = 16;
 
-const ftsText = (match: SearchMatch) => ftsMatch(match.query, match.inName ? 'name_text' : undefined);
+const ftsText = (match: SearchMatch) => ftsMatch(match.query, match.inName && 'name_text', match.inName);
 
 /** Searches of at most this many words can skip the matches without a word in the name (nameTier). */
 export const NAME_TIER_MAX_WORDS = 3;
@@ -33,14 +37,26 @@ export const NAME_TIER_MAX_WORDS = 3;
  */
 export function nameTier(match: SearchMatch): SearchMatch | undefined {
   if (match.query.terms.length > NAME_TIER_MAX_WORDS) return undefined;
-  return { ...match, inName: true };
+  return { ...match, inName: 'any' };
 }
+
+/**
+ * The matches with every word in the name: the top text score (27 per word), so relevance orders them by
+ * popularity alone, before every other match; when they fill the page, the page is theirs.
+ */
+export const topTier = (match: SearchMatch): SearchMatch => ({ ...match, inName: 'every' });
 
 /** The ids of the matching documents' resources (every document is an APPROVED resource's). */
 export function matchingResourceIds(dialect: DialectName, match: SearchMatch): RawBuilder<unknown> {
   if (dialect === 'postgres') {
-    return sql`select resource_id from resource_search
-      where document @@ to_tsquery('simple', ${tsQueryText(match.query, match.inName ? 'A' : undefined)})`;
+    const whole = sql`document @@ to_tsquery('simple', ${tsQueryText(match.query)})`;
+    if (match.inName === undefined) return sql`select resource_id from resource_search where ${whole}`;
+    // The name's own vector, under its own GIN index (0028): the document's GIN index holds words without their
+    // weights, so `word:A` re-read every match's document (3.5 s at 1M for a word in 20% of documents). Every
+    // word in the name implies the whole query but for its phrases.
+    const inName = sql`to_tsvector('simple', name_text) @@ to_tsquery('simple', ${tsWordsText(match.query, match.inName)})`;
+    const implied = match.inName === 'every' && match.query.phrases.length === 0;
+    return sql`select resource_id from resource_search where ${inName}${implied ? sql`` : sql` and ${whole}`}`;
   }
   return sql`select resource_id from resource_search indexed by resource_search_doc_idx where doc_id in (
     select rowid from resource_search_fts where resource_search_fts match ${ftsText(match)})`;
@@ -54,8 +70,11 @@ export function matchingDocuments(dialect: DialectName, match: SearchMatch): Raw
   return matchingResourceIds(dialect, match);
 }
 
-/** 'ids': PostgreSQL, few matches (see matchCondition). */
-export type MatchPlan = 'walk' | 'gather' | 'ids';
+/**
+ * 'ids': PostgreSQL, few matches (see matchCondition). 'scan': many matches on either dialect: walk a sort index
+ * and test each row's document text (textMatch), reading nothing of the index.
+ */
+export type MatchPlan = 'walk' | 'gather' | 'ids' | 'scan';
 
 /**
  * `resources` is one of the matches. SQLite, walking a sort index: each row is looked up in the documents by
@@ -72,6 +91,10 @@ export function matchCondition(
     // guesses a rare or absent word's matches from statistics and walks the date index looking for them: 2.4 s
     // at 1M for a word nothing matches, 0.5 ms this way.
     return sql<SqlBool>`resources.id = any(array(${matchingResourceIds(dialect, match)}))`;
+  }
+  if (plan === 'scan') {
+    return sql<SqlBool>`exists (select 1 from resource_search ws where ws.resource_id = resources.id
+      and ${textMatch(dialect, match.query, 'ws', match.inName)})`;
   }
   if (dialect === 'sqlite' && plan === 'walk') {
     return sql<SqlBool>`exists (select 1 from resource_search ws where ws.resource_id = resources.id
@@ -90,6 +113,42 @@ function has(dialect: DialectName, column: string, term: string, prefix: boolean
   return prefix
     ? sql<SqlBool>`${find}(' ' || ${ref}, ${` ${term}`}) > 0`
     : sql<SqlBool>`${find}(' ' || ${ref} || ' ', ${` ${term} `}) > 0`;
+}
+
+/** The text columns of a document, the long description last: it is read only when the short ones did not answer. */
+const TEXT_COLUMNS = ['name_text', 'keywords_text', 'owner_text', 'body_text'] as const;
+export type TextColumn = (typeof TEXT_COLUMNS)[number];
+const NAME: readonly TextColumn[] = ['name_text'];
+
+/**
+ * The search as a condition on one document's text columns (`alias`), true exactly when the full-text index
+ * matches it (with `inName`, as SearchMatch says): every word in some column (the last one as a word's start
+ * when typed as a prefix), every phrase within one column. The index holds the same folded words (text.ts), so a
+ * word is a space-delimited substring. Costs a row read per document instead of the index's match list: the plan
+ * for words so common that a page of them is a few rows of a sort index away.
+ */
+export function textMatch(
+  dialect: DialectName,
+  query: SearchQuery,
+  alias: string,
+  inName?: WordsIn,
+): RawBuilder<SqlBool> {
+  const within = (columns: readonly TextColumn[], needle: string, prefix: boolean) =>
+    sql<SqlBool>`(${sql.join(
+      columns.map((column) => has(dialect, `${alias}.${column}`, needle, prefix)),
+      sql` or `,
+    )})`;
+  const last = query.terms.length - 1;
+  const terms = query.terms.map((term, index) => ({ term, prefix: query.prefixLast && index === last }));
+  const conditions = [
+    ...terms.map(({ term, prefix }) => within(inName === 'every' ? NAME : TEXT_COLUMNS, term, prefix)),
+    ...query.phrases.map((phrase) => within(TEXT_COLUMNS, phrase.words.join(' '), phrase.prefix)),
+  ];
+  if (inName === 'any') {
+    const names = terms.map(({ term, prefix }) => within(NAME, term, prefix));
+    conditions.push(sql<SqlBool>`(${sql.join(names, sql` or `)})`);
+  }
+  return sql<SqlBool>`(${sql.join(conditions, sql` and `)})`;
 }
 
 /**
