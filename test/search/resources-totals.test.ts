@@ -137,6 +137,10 @@ const FILTERS: Filter[] = [
   { categories: ['gameplay'] },
   { categories: ['utility'], type: 'PLUGIN' },
   { search: 'l', tags: ['library', 'multiplayer'], versions: ['1.0'] },
+  // A search with lists: a list drives when it is smaller than the matches (SQLite), else the matches do.
+  { search: 'amber', tags: ['combat'] },
+  { search: 'r', categories: ['utility'], type: 'PLUGIN' },
+  { search: 'zircon', tags: ['magic'] },
   { search: 'onyx quartz', type: 'ASSET_PACK' },
 ];
 

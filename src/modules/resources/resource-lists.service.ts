@@ -238,7 +238,11 @@ export function createResourceListsService(deps: {
       const total = await countMatches(exec, dialect, gathered);
       // Relevance scores its matches (gathered); without a search it is the downloads order, which can walk.
       const scored = sort === 'relevance' && match !== undefined;
-      const tests = !scored && match !== undefined && (await scanPays(total, offset + limit, approved));
+      // A driving list means the search's matches outnumber it: walking tests rows rather than reading them all.
+      const tests =
+        !scored &&
+        match !== undefined &&
+        (driver !== undefined || (await scanPays(total, offset + limit, approved)));
       const walk = !scored && (!total.exact || (await walkPays(total.total, offset + limit, approved)));
       const plan = tests ? 'scan' : walk ? 'walk' : 'gather';
       const rows = await listRows(plan === 'gather' ? gathered : { ...filter, plan });

@@ -121,8 +121,9 @@ export interface ResourceFilter {
    */
   plan?: MatchPlan;
   /**
-   * SQLite, gathering without a search: the catalog list whose link rows drive (the others probe); by default
-   * the first. search/resource-totals.ts chooses the smallest by the counters.
+   * SQLite, gathering: the catalog list whose link rows drive (the others probe, a search tests each row's text);
+   * without a search by default the first, with one none (the matches drive). search/resource-totals.ts
+   * smallestCatalogList chooses by the counters.
    */
   driver?: CatalogList['table'];
   /** Already resolved to IDs; a resource matches when it has any of them. */
@@ -195,8 +196,9 @@ export function resourceFilterCondition(
   // between the matches and the lists (a probe per match of a common word cost more: 68 → 109 ms p50 at 100k).
   const probe = (filter.plan === 'walk' || filter.plan === 'scan') && dialect === 'sqlite';
   const lists = catalogLists(filter);
+  // A search with a driving list (search/resource-totals.ts smallestCatalogList) is tested row by row.
   const drivingList =
-    !gather || filter.match !== undefined
+    !gather || (filter.match !== undefined && filter.driver === undefined)
       ? -1
       : Math.max(
           0,
@@ -219,7 +221,10 @@ export function resourceFilterCondition(
     conditions.push(eb('resources.owner_type', '=', filter.owner.type));
     conditions.push(eb('resources.owner_id', '=', filter.owner.id));
   }
-  if (filter.match !== undefined) conditions.push(matchCondition(dialect, filter.match, filter.plan));
+  if (filter.match !== undefined) {
+    const plan = drivingList >= 0 ? 'scan' : filter.plan;
+    conditions.push(matchCondition(dialect, filter.match, plan));
+  }
   lists.forEach((list, index) => {
     const probed = probe || (drivingList >= 0 && index !== drivingList);
     conditions.push(
