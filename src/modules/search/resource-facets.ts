@@ -5,7 +5,10 @@
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
 import type { DB, ResourceType } from '../../core/db/schema.js';
-import { resourceFilterCondition } from '../resources/resource-views.repo.js';
+import { isSearchAlone, resourceFilterCondition } from '../resources/resource-views.repo.js';
+import { matchingFacetKeys } from './resource-match.js';
+import type { SearchMatch } from './resource-match.js';
+import { wholeWords } from './text.js';
 import type { ResourceFilter } from '../resources/resource-views.repo.js';
 import { parseFacetKeys } from './resource-facet-keys.js';
 import type { FacetName } from './resource-facet-keys.js';
@@ -136,6 +139,20 @@ export async function facetsFromCounters(
  * Facets of the resources a filter (and search) matches, from their documents' facet keys. Reads at most
  * facetScanLimit + 1 documents: `exact` false past it, and then `matched` is only a lower bound.
  */
+/**
+ * Up to `limit` facet keys of a search's matches. SQLite, a word typed as a prefix: from the matches of the words
+ * taken whole when they are that many (a subset of the matches, read as the index yields them, where the prefix
+ * makes FTS5 merge its words' lists first: 50–180 ms at 1M).
+ */
+async function searchFacetKeys(db: Kysely<DB>, dialect: DialectName, match: SearchMatch, limit: number) {
+  const whole = dialect === 'sqlite' ? wholeWords(match.query) : undefined;
+  if (whole !== undefined) {
+    const subset = await matchingFacetKeys(dialect, { ...match, query: whole }, limit).execute(db);
+    if (subset.rows.length >= limit) return subset.rows;
+  }
+  return (await matchingFacetKeys(dialect, match, limit).execute(db)).rows;
+}
+
 export async function facetsOfMatches(
   db: Kysely<DB>,
   dialect: DialectName,
@@ -143,13 +160,15 @@ export async function facetsOfMatches(
   requested: readonly FacetRequest[],
 ): Promise<{ facets: Facets; exact: boolean; matched: number }> {
   const limit = SEARCH_LIMITS.facetScanLimit;
-  const rows = await db
-    .selectFrom('resources')
-    .innerJoin('resource_search as s', 's.resource_id', 'resources.id')
-    .select('s.facet_keys')
-    .where((eb) => resourceFilterCondition(eb, dialect, filter))
-    .limit(limit + 1)
-    .execute();
+  const rows = isSearchAlone(filter)
+    ? await searchFacetKeys(db, dialect, filter.match!, limit + 1)
+    : await db
+        .selectFrom('resources')
+        .innerJoin('resource_search as s', 's.resource_id', 'resources.id')
+        .select('s.facet_keys')
+        .where((eb) => resourceFilterCondition(eb, dialect, filter))
+        .limit(limit + 1)
+        .execute();
   const exact = rows.length <= limit;
   const wanted = new Map(requested.map((name) => [FACET_OF[name], new Map() as Counts]));
   for (const row of exact ? rows : rows.slice(0, limit)) {

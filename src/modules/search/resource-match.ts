@@ -71,6 +71,25 @@ export function matchingDocuments(dialect: DialectName, match: SearchMatch): Raw
 }
 
 /**
+ * Up to `limit` matching documents' facet keys, as the full-text index yields its matches (every document is an
+ * APPROVED resource's, so a search alone needs nothing else): the first ones are as good as any for facets that
+ * say when they stopped, and reading only those spares SQLite listing every match first.
+ */
+export function matchingFacetKeys(
+  dialect: DialectName,
+  match: SearchMatch,
+  limit: number,
+): RawBuilder<{ facet_keys: string }> {
+  if (dialect === 'postgres') {
+    return sql`select facet_keys from resource_search
+      where document @@ to_tsquery('simple', ${tsQueryText(match.query)}) limit ${limit}`;
+  }
+  return sql`select s.facet_keys from resource_search_fts
+    join resource_search s on s.doc_id = resource_search_fts.rowid
+    where resource_search_fts match ${ftsText(match)} limit ${limit}`;
+}
+
+/**
  * 'ids': PostgreSQL, few matches (see matchCondition). 'scan': many matches on either dialect: walk a sort index
  * and test each row's document text (textMatch), reading nothing of the index.
  */

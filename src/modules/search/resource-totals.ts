@@ -13,7 +13,7 @@ import { catalogLists, isSearchAlone, resourceFilterCondition } from '../resourc
 import type { CatalogList, ResourceFilter } from '../resources/resource-views.repo.js';
 import { readFacetCount, SEARCH_LIMITS } from './resource-facets.js';
 import { matchingDocuments } from './resource-match.js';
-import type { SearchQuery } from './text.js';
+import { wholeWords } from './text.js';
 
 export interface Total {
   total: number;
@@ -82,16 +82,6 @@ export async function smallestCatalogList(
     if (text.exact && text.total <= smallest) return undefined;
   }
   return lists[sizes.indexOf(smallest)]!.table;
-}
-
-/** The search with no word or phrase taken as a prefix; undefined when it has none. */
-function wholeWords(query: SearchQuery): SearchQuery | undefined {
-  if (!query.prefixLast && !query.phrases.some((phrase) => phrase.prefix)) return undefined;
-  return {
-    ...query,
-    prefixLast: false,
-    phrases: query.phrases.map((phrase) => ({ ...phrase, prefix: false })),
-  };
 }
 
 export async function countMatches(

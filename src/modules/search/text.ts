@@ -107,3 +107,16 @@ export function parseSearch(input: string): SearchQuery | null {
   }
   return { terms, prefixLast, phrases };
 }
+
+/**
+ * The search with no word or phrase taken as a prefix (it matches a subset of what the search matches);
+ * undefined when it has none.
+ */
+export function wholeWords(query: SearchQuery): SearchQuery | undefined {
+  if (!query.prefixLast && !query.phrases.some((phrase) => phrase.prefix)) return undefined;
+  return {
+    ...query,
+    prefixLast: false,
+    phrases: query.phrases.map((phrase) => ({ ...phrase, prefix: false })),
+  };
+}
