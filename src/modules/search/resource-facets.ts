@@ -39,11 +39,11 @@ export const SEARCH_LIMITS = {
   walkFromMatches: 500,
   walkRatio: 1,
   /**
-   * A search past countCap matches, ordered by a column, walks the sort index and tests each row's text
-   * (MatchPlan 'scan') when that reads at most about this many rows: (offset + limit) × approved / countCap, the
-   * most a page costs when the matches are just past the cap. A common word's match list read from the index
-   * costs more than the page (measured at 1M, SQLite: a word in 196k documents, page 1 by date, 23–70 ms through
-   * the list, 0.3 ms testing rows; two common words at offset 200, 72–180 → 8–12 ms).
+   * A search ordered by a column walks the sort index and tests each row's text (MatchPlan 'scan') when that reads
+   * at most about this many rows: (offset + limit) × approved / matches (past the cap, the cap: the most a page
+   * costs then). A common word's match list read from the index costs more than the page (measured at 1M,
+   * SQLite: a word in 196k documents, page 1 by date, 23–70 ms through the list, 0.3 ms testing rows; two common
+   * words at offset 200, 72–180 → 8–12 ms). Testing a row costs ≈3–5 µs.
    */
   scanRows: 5_000,
 };
@@ -202,20 +202,24 @@ export async function readFacetCount(
 }
 
 /**
- * Whether walking the sort index beats gathering the matches (SEARCH_LIMITS.walkRatio): SQLite's plan choice, and
- * on PostgreSQL whether a search alone lists its few matches by id. `approved` (the APPROVED counter) is read
- * only when the matches are past walkFromMatches.
+ * Whether a search ordered by a column tests rows of the sort index (MatchPlan 'scan'): when about
+ * (offset + limit) × approved / matches rows, the matches being the count or, past the cap, the cap (the fewest
+ * there can be), are at most SEARCH_LIMITS.scanRows.
  */
-/** Whether a search past the count cap tests rows of the sort index (SEARCH_LIMITS.scanRows). */
 export async function scanPays(
   total: { total: number; exact: boolean },
   pageEnd: number,
   approved: () => Promise<number>,
 ): Promise<boolean> {
-  if (total.exact) return false;
+  if (total.total === 0) return false;
   return pageEnd * (await approved()) <= SEARCH_LIMITS.scanRows * total.total;
 }
 
+/**
+ * Whether walking the sort index beats gathering the matches (SEARCH_LIMITS.walkRatio): SQLite's plan choice, and
+ * on PostgreSQL whether a search alone lists its few matches by id. `approved` (the APPROVED counter) is read
+ * only when the matches are past walkFromMatches.
+ */
 export async function walkPays(
   matches: number,
   pageEnd: number,
