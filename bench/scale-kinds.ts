@@ -1,0 +1,62 @@
+// `npx tsx bench/scale-kinds.ts <kind> [count]`: one `bench:scale` query kind on a kept database, in this process
+// through `app.inject` (no server, no network, no pinning), printing p50 / p90 / p99 and the slowest URLs. For
+// same-state before/after comparisons: run it from two worktrees, one right after the other, on the same kept
+// database (a kept 1M seed shares the machine's page cache with everything else, so figures taken at different
+// times do not compare). The database must be migrated to the code's latest migration (the app migrates it).
+//
+// Environment: DB (a database URL: sqlite:<file> or postgres://…, required), SEED (URL generator seed, 5),
+// TAGS (comma-separated tag slugs for the kinds that filter by tag; default three of the seeded ones).
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { distinctUrls, queryKinds } from './scale/queries.js';
+import type { QueryContext } from './scale/queries.js';
+import { prng } from './scale/random.js';
+import { vocabulary } from './scale/text.js';
+
+const [kindName, countArg] = process.argv.slice(2);
+const databaseUrl = process.env['DB'];
+if (kindName === undefined || databaseUrl === undefined) {
+  console.error('usage: DB=<database url> npx tsx bench/scale-kinds.ts <kind> [count]');
+  process.exit(2);
+}
+const context: QueryContext = {
+  v: vocabulary(17),
+  tagSlugs: (process.env['TAGS'] ?? 'exploration,decoration,economy').split(','),
+  categorySlugs: [],
+  gameVersions: [],
+  serverTagIds: [],
+  serverCategoryIds: [],
+};
+const kind = queryKinds(context).find((candidate) => candidate.name === kindName);
+if (kind === undefined) {
+  console.error(
+    `no kind ${kindName}: ${queryKinds(context)
+      .map((k) => k.name)
+      .join(', ')}`,
+  );
+  process.exit(2);
+}
+const config = loadConfig({
+  DATA_DIR: process.env['DATA_DIR'] ?? '/tmp/scale-kinds',
+  DATABASE_URL: databaseUrl,
+  SECRET: 'bench-secret-'.padEnd(40, 'x'),
+  RATE_LIMIT: 'off',
+  LOG_LEVEL: 'silent',
+});
+const app = await buildApp({ config });
+await app.ready();
+const urls = distinctUrls(kind, Number(countArg ?? 150), prng(Number(process.env['SEED'] ?? 5)));
+const timings: Array<{ ms: number; url: string; total: number | undefined }> = [];
+for (const url of urls) {
+  const started = performance.now();
+  const response = await app.inject({ method: 'GET', url });
+  const body = response.json() as { meta?: { total?: number } };
+  timings.push({ ms: performance.now() - started, url, total: body.meta?.total });
+}
+await app.close();
+timings.sort((a, b) => a.ms - b.ms);
+const at = (q: number) =>
+  timings[Math.min(timings.length - 1, Math.floor(q * timings.length))]!.ms.toFixed(1);
+console.log(`${kindName}: n=${timings.length} p50 ${at(0.5)} p90 ${at(0.9)} p99 ${at(0.99)} ms`);
+for (const { ms, url, total } of timings.slice(-8))
+  console.log(`  ${ms.toFixed(1)} ms ${url} (total ${total})`);
