@@ -234,6 +234,12 @@ export function resourceFilterCondition(
   return eb.and(conditions);
 }
 
+/** The view rows the filter keeps; each list orders and pages them. */
+const filteredViews = (db: Executor, dialect: DialectName, filter: ResourceFilter) =>
+  viewQuery(db).where((eb) =>
+    resourceFilterCondition(eb as unknown as ExpressionBuilder<DB, 'resources'>, dialect, filter),
+  );
+
 export function listResourceViews(
   db: Executor,
   dialect: DialectName,
@@ -242,10 +248,7 @@ export function listResourceViews(
   limit: number,
   offset: number,
 ): Promise<ResourceViewRow[]> {
-  return viewQuery(db)
-    .where((eb) =>
-      resourceFilterCondition(eb as unknown as ExpressionBuilder<DB, 'resources'>, dialect, filter),
-    )
+  return filteredViews(db, dialect, filter)
     .orderBy(`resources.${order.column}`, order.direction)
     .orderBy('resources.id', order.direction)
     .limit(limit)
@@ -264,11 +267,11 @@ export function listByRelevance(
   limit: number,
   offset: number,
 ): Promise<ResourceViewRow[]> {
-  let query = viewQuery(db)
-    .innerJoin('resource_search as s', 's.resource_id', 'resources.id')
-    .where((eb) =>
-      resourceFilterCondition(eb as unknown as ExpressionBuilder<DB, 'resources'>, dialect, filter),
-    );
+  let query = filteredViews(db, dialect, filter).innerJoin(
+    'resource_search as s',
+    's.resource_id',
+    'resources.id',
+  );
   for (const key of relevanceOrder(dialect, filter.match)) query = query.orderBy(key, 'desc');
   return query.orderBy('resources.id', 'desc').limit(limit).offset(offset).execute();
 }
@@ -331,10 +334,7 @@ export function listByPopularity(
   limit: number,
   offset: number,
 ): Promise<ResourceViewRow[]> {
-  return viewQuery(db)
-    .where((eb) =>
-      resourceFilterCondition(eb as unknown as ExpressionBuilder<DB, 'resources'>, dialect, filter),
-    )
+  return filteredViews(db, dialect, filter)
     .orderBy(popularity(dialect), 'desc')
     .orderBy('resources.id', 'desc')
     .limit(limit)
