@@ -238,13 +238,18 @@ export function createResourceListsService(deps: {
       const total = await countMatches(exec, dialect, gathered);
       // Relevance scores its matches (gathered); without a search it is the downloads order, which can walk.
       const scored = sort === 'relevance' && match !== undefined;
-      // A driving list means the search's matches outnumber it: walking tests rows rather than reading them all.
-      const tests =
-        !scored &&
-        match !== undefined &&
-        (driver !== undefined || (await scanPays(total, offset + limit, approved)));
+      // The rows a scan walks are the type's when there is one (its (type, status, column) index).
+      const walked = () =>
+        readCounter(
+          exec,
+          dialect,
+          filter.type ? approvedTypeCounter(filter.type) : statusCounter('APPROVED'),
+        );
+      const tests = !scored && match !== undefined && (await scanPays(total, offset + limit, walked));
       const walk = !scored && (!total.exact || (await walkPays(total.total, offset + limit, approved)));
-      const plan = tests ? 'scan' : walk ? 'walk' : 'gather';
+      // A driving list means the search's matches outnumber it: a walk tests rows rather than reading them all.
+      const walkTests = walk && match !== undefined && driver !== undefined;
+      const plan = tests || walkTests ? 'scan' : walk ? 'walk' : 'gather';
       const rows = await listRows(plan === 'gather' ? gathered : { ...filter, plan });
       if (facets.length === 0) return catalogue(rows, total, page);
       const scan = await facetsOfMatches(exec, dialect, gathered, facets);
