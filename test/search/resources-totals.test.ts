@@ -44,6 +44,22 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => t.close());
 
+/**
+ * Runs with SEARCH_LIMITS changed (to reach a plan or an inexact path with a small corpus), then restores them;
+ * the clock moves past the page cache's 5 s on both sides so no page answers from the other limits.
+ */
+async function withLimits(limits: Partial<typeof SEARCH_LIMITS>, run: () => Promise<void>): Promise<void> {
+  const saved = { ...SEARCH_LIMITS };
+  try {
+    Object.assign(SEARCH_LIMITS, limits);
+    t.clock.advance(5001);
+    await run();
+  } finally {
+    Object.assign(SEARCH_LIMITS, saved);
+    t.clock.advance(5001);
+  }
+}
+
 async function list(query: string): Promise<Catalogue> {
   const response = await t.app.inject({ method: 'GET', url: `/resources?${query}` });
   expect(response.statusCode, `${query}: ${response.body}`).toBe(200);
@@ -260,10 +276,7 @@ describe('relevance of 1–3 words: the matches with a word in the name alone wh
           body.resources.map((r) => r.id),
         );
       }
-      const saved = { ...SEARCH_LIMITS };
-      try {
-        Object.assign(SEARCH_LIMITS, limits);
-        t.clock.advance(5001); // no page kept from before the limits changed
+      await withLimits(limits, async () => {
         for (const filter of FEW_WORDS) {
           const whole = wholes.get(filter)!;
           const paged: string[] = [];
@@ -273,10 +286,7 @@ describe('relevance of 1–3 words: the matches with a word in the name alone wh
           }
           expect(paged.slice(0, whole.length), JSON.stringify(filter)).toEqual(whole);
         }
-      } finally {
-        Object.assign(SEARCH_LIMITS, saved);
-        t.clock.advance(5001);
-      }
+      });
     },
   );
 
@@ -349,10 +359,7 @@ describe('facets', () => {
 
 describe('plans', () => {
   it('pages the same when it walks the sort index (many matches) as when it gathers the matches', async () => {
-    const saved = { ...SEARCH_LIMITS };
-    try {
-      SEARCH_LIMITS.walkFromMatches = 0;
-      SEARCH_LIMITS.walkRatio = 0;
+    await withLimits({ walkFromMatches: 0, walkRatio: 0 }, async () => {
       for (const filter of FILTERS) {
         const want = expected(filter).map((e) => e.resource.id);
         const seen: string[] = [];
@@ -363,19 +370,13 @@ describe('plans', () => {
         }
         expect(seen, JSON.stringify(filter)).toEqual(want);
       }
-    } finally {
-      Object.assign(SEARCH_LIMITS, saved);
-    }
+    });
   });
 });
 
 describe('plan scan: a search past the count cap tests the rows of the sort index', () => {
   it('pages as the index matches, with the cap as the total', async () => {
-    const saved = { ...SEARCH_LIMITS };
-    try {
-      SEARCH_LIMITS.countCap = 5;
-      SEARCH_LIMITS.scanRows = 1e9;
-      t.clock.advance(5001); // no page kept from before the limits changed
+    await withLimits({ countCap: 5, scanRows: 1e9 }, async () => {
       const searches = FILTERS.filter((filter) => filter.search !== undefined);
       expect(searches.filter((filter) => expected(filter).length > 5).length).toBeGreaterThan(5);
       for (const filter of searches) {
@@ -392,19 +393,13 @@ describe('plan scan: a search past the count cap tests the rows of the sort inde
         }
         expect(seen, JSON.stringify(filter)).toEqual(want);
       }
-    } finally {
-      Object.assign(SEARCH_LIMITS, saved);
-      t.clock.advance(5001);
-    }
+    });
   });
 });
 
 describe('past the counting budget', () => {
   it('says totalExact and facetsExact false, with the cap as a lower bound', async () => {
-    const saved = { ...SEARCH_LIMITS };
-    try {
-      SEARCH_LIMITS.countCap = 5;
-      SEARCH_LIMITS.facetScanLimit = 5;
+    await withLimits({ countCap: 5, facetScanLimit: 5 }, async () => {
       const want = expected({ search: 'm' });
       expect(want.length).toBeGreaterThan(5);
       // Distinct queries: the page cache must not answer from before the limits changed.
@@ -433,8 +428,6 @@ describe('past the counting budget', () => {
         total: tagged.length,
         totalExact: true,
       });
-    } finally {
-      Object.assign(SEARCH_LIMITS, saved);
-    }
+    });
   });
 });
