@@ -11,11 +11,17 @@ import { notFound } from '../../core/http/errors.js';
 import type { MediaUrls } from '../../core/media-urls.js';
 import { findTeamById } from '../teams/teams.repo.js';
 import { findUserById } from '../users/users.repo.js';
-import { facetsFromCounters, facetsOfMatches, scanPays, walkPays } from '../search/resource-facets.js';
+import {
+  facetsFromCounters,
+  facetsOfMatches,
+  scanPays,
+  SEARCH_LIMITS,
+  walkPays,
+} from '../search/resource-facets.js';
 import type { FacetRequest, Facets } from '../search/resource-facets.js';
 import { nameTier, topTier } from '../search/resource-match.js';
 import type { SearchMatch } from '../search/resource-match.js';
-import { countMatches, smallestCatalogList } from '../search/resource-totals.js';
+import { countMatches, smallestCatalogList, withDocuments } from '../search/resource-totals.js';
 import type { Total } from '../search/resource-totals.js';
 import { correctedSearch } from '../search/name-words.js';
 import { trigramIndexSchema } from '../search/resource-trigram.js';
@@ -195,13 +201,14 @@ export function createResourceListsService(deps: {
     const { limit, offset } = pageOf(page);
     const match = filter.match;
     const approved = () => readCounter(exec, dialect, statusCounter('APPROVED'));
+    // `planned.match` may carry the documents its count read (SQLite): the tiers are other matches, read anew.
     const listRows = async (planned: ResourceFilter) =>
       sort === 'relevance' && match !== undefined
         ? ((await topTierPage(planned, match)) ??
           listByRelevance(
             exec,
             dialect,
-            { ...planned, match: await scoredMatch(planned, match) },
+            { ...planned, match: await scoredMatch(planned, planned.match ?? match) },
             limit,
             offset,
           ))
@@ -221,15 +228,19 @@ export function createResourceListsService(deps: {
         : (await walkPays(counted.total, offset + limit, approved))
           ? 'walk'
           : 'gather';
-      return listByPopularity(exec, dialect, { ...top, plan }, limit, offset);
+      return listByPopularity(exec, dialect, withDocuments({ ...top, plan }, counted), limit, offset);
     };
     /** The name matches alone when they fill the page (search/resource-match.ts nameTier). */
     const scoredMatch = async (planned: ResourceFilter, full: SearchMatch): Promise<SearchMatch> => {
       const names = nameTier(full);
       if (names === undefined) return full;
       const gathered: ResourceFilter = { ...planned, match: names, plan: 'gather' };
-      const counted = await countMatches(exec, dialect, gathered, offset + limit);
-      return !counted.exact || counted.total >= offset + limit ? names : full;
+      // SQLite counts them all (to the cap, or the page's end past it), so that an exact count's documents spare
+      // the page FTS5's work again; PostgreSQL reads no documents and only needs to know whether they fill it.
+      const cap = dialect === 'sqlite' ? Math.max(SEARCH_LIMITS.countCap, offset + limit) : offset + limit;
+      const counted = await countMatches(exec, dialect, gathered, cap);
+      if (counted.exact && counted.total < offset + limit) return full;
+      return withDocuments(gathered, counted).match!;
     };
     if (dialect === 'sqlite') {
       // SQLite runs one statement at a time anyway: count first and let the count choose the page's plan.
@@ -250,9 +261,11 @@ export function createResourceListsService(deps: {
       // A driving list means the search's matches outnumber it: a walk tests rows rather than reading them all.
       const walkTests = walk && match !== undefined && driver !== undefined;
       const plan = tests || walkTests ? 'scan' : walk ? 'walk' : 'gather';
-      const rows = await listRows(plan === 'gather' ? gathered : { ...filter, plan });
+      // Gathered: from the documents the count read, when it read them (a search alone, counted exactly).
+      const read = withDocuments(gathered, total);
+      const rows = await listRows(plan === 'gather' ? read : { ...filter, plan });
       if (facets.length === 0) return catalogue(rows, total, page);
-      const scan = await facetsOfMatches(exec, dialect, gathered, facets);
+      const scan = await facetsOfMatches(exec, dialect, read, facets);
       return catalogue(rows, total, page, { facets: scan.facets, exact: scan.exact });
     }
     if (isSearchAlone(filter) && sort !== 'relevance') {

@@ -45,11 +45,15 @@ export type WordsIn = 'any' | 'every';
 
 /**
  * SQLite FTS5 for resources: the whole query; with a column, also any (or every) one of the words in it:
- * `"epic" "tre"* AND name_text : ("epic" OR "tre"*)`.
+ * `"epic" "tre"* AND name_text : ("epic" OR "tre"*)`. Every word in the column implies the whole query but for
+ * its phrases, and FTS5 would otherwise intersect each word's whole document list with the column's matches
+ * (at 1M, `magic epic`: 105 ms with the whole query, 30 ms without).
  */
 export function ftsMatch(query: SearchQuery, column?: string, words: WordsIn = 'any'): string {
   if (column === undefined) return ftsQuery(query);
-  return `${ftsQuery(query)} AND ${column} : (${ftsTerms(query).join(words === 'any' ? ' OR ' : ' ')})`;
+  const inColumn = `${column} : (${ftsTerms(query).join(words === 'any' ? ' OR ' : ' ')})`;
+  if (words === 'every' && query.phrases.length === 0) return inColumn;
+  return `${ftsQuery(query)} AND ${inColumn}`;
 }
 
 /** PostgreSQL tsquery text for resources: the whole query. */

@@ -16,6 +16,11 @@ import type { SearchQuery } from './text.js';
 export interface SearchMatch {
   query: SearchQuery;
   inName?: WordsIn;
+  /**
+   * SQLite: this match's documents as its count already read them from FTS5 (a JSON array of doc ids), so that
+   * the page gathers them without FTS5 merging the same word lists again (resource-totals.ts countMatches).
+   */
+  documents?: string;
 }
 
 /** Field weights of the text score: each is 3× the next. */
@@ -37,14 +42,14 @@ export const NAME_TIER_MAX_WORDS = 3;
  */
 export function nameTier(match: SearchMatch): SearchMatch | undefined {
   if (match.query.terms.length > NAME_TIER_MAX_WORDS) return undefined;
-  return { ...match, inName: 'any' };
+  return { query: match.query, inName: 'any' };
 }
 
 /**
  * The matches with every word in the name: the top text score (27 per word), so relevance orders them by
  * popularity alone, before every other match; when they fill the page, the page is theirs.
  */
-export const topTier = (match: SearchMatch): SearchMatch => ({ ...match, inName: 'every' });
+export const topTier = (match: SearchMatch): SearchMatch => ({ query: match.query, inName: 'every' });
 
 /** The ids of the matching documents' resources (every document is an APPROVED resource's). */
 export function matchingResourceIds(dialect: DialectName, match: SearchMatch): RawBuilder<unknown> {
@@ -59,15 +64,17 @@ export function matchingResourceIds(dialect: DialectName, match: SearchMatch): R
     return sql`select resource_id from resource_search where ${inName}${implied ? sql`` : sql` and ${whole}`}`;
   }
   return sql`select resource_id from resource_search indexed by resource_search_doc_idx where doc_id in (
-    select rowid from resource_search_fts where resource_search_fts match ${ftsText(match)})`;
+    ${matchingDocuments(dialect, match)})`;
 }
 
-/** One row per matching document, read from the index alone where the dialect allows (for counting). */
+/**
+ * One row per matching document, read from the index alone where the dialect allows (for counting); on SQLite
+ * its doc_id, from the documents already read when the match carries them.
+ */
 export function matchingDocuments(dialect: DialectName, match: SearchMatch): RawBuilder<unknown> {
-  if (dialect === 'sqlite') {
-    return sql`select rowid from resource_search_fts where resource_search_fts match ${ftsText(match)}`;
-  }
-  return matchingResourceIds(dialect, match);
+  if (dialect === 'postgres') return matchingResourceIds(dialect, match);
+  if (match.documents !== undefined) return sql`select value as doc_id from json_each(${match.documents})`;
+  return sql`select rowid as doc_id from resource_search_fts where resource_search_fts match ${ftsText(match)}`;
 }
 
 /**
@@ -83,6 +90,10 @@ export function matchingFacetKeys(
   if (dialect === 'postgres') {
     return sql`select facet_keys from resource_search
       where document @@ to_tsquery('simple', ${tsQueryText(match.query)}) limit ${limit}`;
+  }
+  if (match.documents !== undefined) {
+    return sql`select facet_keys from resource_search
+      where doc_id in (select value from json_each(${match.documents})) limit ${limit}`;
   }
   return sql`select s.facet_keys from resource_search_fts
     join resource_search s on s.doc_id = resource_search_fts.rowid

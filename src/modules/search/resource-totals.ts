@@ -18,6 +18,14 @@ import { wholeWords } from './text.js';
 export interface Total {
   total: number;
   exact: boolean;
+  /** SQLite, a search alone counted exactly: the documents it counted (SearchMatch.documents). */
+  documents?: string;
+}
+
+/** The search of a filter with the documents its exact count read, if it read them. */
+export function withDocuments(filter: ResourceFilter, total: Total): ResourceFilter {
+  if (filter.match === undefined || total.documents === undefined) return filter;
+  return { ...filter, match: { ...filter.match, documents: total.documents } };
 }
 
 /**
@@ -93,7 +101,11 @@ export async function countMatches(
   const counted = await fromCounter(db, filter);
   if (counted !== undefined) return { total: counted, exact: true };
   const searchOnly = isSearchAlone(filter);
-  const whole = searchOnly && dialect === 'sqlite' ? wholeWords(filter.match!.query) : undefined;
+  // (Not for words in the name: there FTS5's cost is the column's position lists, the same for whole words.)
+  const whole =
+    searchOnly && dialect === 'sqlite' && filter.match!.inName === undefined
+      ? wholeWords(filter.match!.query)
+      : undefined;
   if (whole !== undefined) {
     // FTS5 merges a prefix's words into one list before it returns a match (50–180 ms at 1M for a common word
     // typed without a space after it, 1 ms taken whole). The word taken whole matches a subset: when that
@@ -106,6 +118,16 @@ export async function countMatches(
       cap,
     );
     if (!subset.exact) return subset;
+  }
+  if (searchOnly && dialect === 'sqlite') {
+    // The documents come along (0.1 ms for 10,000): a page gathered from them spares FTS5 its work again.
+    const { rows } = await sql<{ count: number; documents: string }>`select count(*) as count,
+      json_group_array(doc_id) as documents
+      from (${matchingDocuments(dialect, filter.match!)} limit ${cap + 1})`.execute(db);
+    const count = Number(rows[0]!.count);
+    return count > cap
+      ? { total: cap, exact: false }
+      : { total: count, exact: true, documents: rows[0]!.documents };
   }
   // A search alone counts index entries only; anything else checks the rows the filter names.
   // The matches drive (plan 'gather'), never a walk of a whole index with the filters as probes.
