@@ -197,7 +197,7 @@ export async function seedResources(db: Kysely<DB>, count: number): Promise<Seed
   for (let start = 0; start < count; start += CHUNK) {
     const resources: Array<Insertable<DB['resources']>> = [];
     const categoryLinks: Array<DB['resource_category_links']> = [];
-    const tagLinks: Array<DB['resource_tag_links']> = [];
+    const tagLinks: Array<Insertable<DB['resource_tag_links']>> = [];
     const versionLinks: Array<DB['resource_game_versions']> = [];
     for (let i = start; i < Math.min(count, start + CHUNK); i++) {
       const type = RESOURCE_TYPES[random(RESOURCE_TYPES.length)]!;

@@ -158,6 +158,10 @@ const FILTERS: Filter[] = [
   { search: 'r', categories: ['utility'], type: 'PLUGIN' },
   { search: 'zircon', tags: ['magic'] },
   { search: 'onyx quartz', type: 'ASSET_PACK' },
+  // Tags with a type: only that type's link rows are read (migration 0029), driving or gathered.
+  { tags: ['combat', 'horror'], type: 'MOD' },
+  { search: 'r', tags: ['combat', 'horror'], type: 'MOD' },
+  { search: 'amber', tags: ['combat'], type: 'PLUGIN' },
 ];
 
 describe('totals, matches and order against brute force', () => {

@@ -32,6 +32,7 @@ import { directorySearch } from './migrations/0025_directory_search.js';
 import { typeSortIndexes } from './migrations/0026_type_sort_indexes.js';
 import { resourceNameWords } from './migrations/0027_resource_name_words.js';
 import { relevanceIndexes } from './migrations/0028_relevance_indexes.js';
+import { tagLinkTypes } from './migrations/0029_tag_link_types.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -71,6 +72,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0026_type_sort_indexes': typeSortIndexes,
   '0027_resource_name_words': resourceNameWords,
   '0028_relevance_indexes': relevanceIndexes,
+  '0029_tag_link_types': tagLinkTypes,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

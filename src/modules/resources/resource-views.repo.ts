@@ -142,6 +142,11 @@ export interface CatalogList {
   field: 'tagIds' | 'categoryIds' | 'gameVersionIds';
   facet: 'tag' | 'category' | 'version';
   ids: string[];
+  /**
+   * Tags with a type filter: the type their link rows carry (migration 0029), so that only that type's links
+   * are read. (A category belongs to one type already; game version links carry none.)
+   */
+  type?: ResourceType;
 }
 
 const CATALOG_LISTS = [
@@ -154,7 +159,12 @@ const CATALOG_LISTS = [
 export function catalogLists(filter: ResourceFilter): CatalogList[] {
   return CATALOG_LISTS.flatMap((list) => {
     const ids = filter[list.field];
-    return ids === undefined ? [] : [{ ...list, ids }];
+    if (ids === undefined) return [];
+    return [
+      list.facet === 'tag' && filter.type !== undefined
+        ? { ...list, ids, type: filter.type }
+        : { ...list, ids },
+    ];
   });
 }
 
@@ -162,12 +172,19 @@ export function catalogLists(filter: ResourceFilter): CatalogList[] {
 export const isSearchAlone = (filter: ResourceFilter): boolean =>
   filter.match !== undefined && filter.type === undefined && catalogLists(filter).length === 0;
 
-/** The ids of the resources linked to any of the list's values. */
+/** The ids of the resources linked to any of the list's values (of the list's type, when it has one). */
 function linkIds(eb: ExpressionBuilder<DB, 'resources'>, list: CatalogList) {
-  return eb
+  const ids = eb
     .selectFrom(`${list.table} as l` as 'resource_tag_links as l')
     .select('l.resource_id')
     .where(sql.ref(`l.${list.column}`), 'in', list.ids);
+  return list.type === undefined ? ids : ids.where('l.resource_type', '=', list.type);
+}
+
+/** SQL: the list's link rows `l` of its values (and type). */
+export function linkRowsOf(list: CatalogList) {
+  const values = sql`l.${sql.ref(list.column)} in (${sql.join(list.ids)})`;
+  return list.type === undefined ? values : sql`${values} and l.resource_type = ${list.type}`;
 }
 
 /**

@@ -9,7 +9,12 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
 import type { DB } from '../../core/db/schema.js';
-import { catalogLists, isSearchAlone, resourceFilterCondition } from '../resources/resource-views.repo.js';
+import {
+  catalogLists,
+  isSearchAlone,
+  linkRowsOf,
+  resourceFilterCondition,
+} from '../resources/resource-views.repo.js';
 import type { CatalogList, ResourceFilter } from '../resources/resource-views.repo.js';
 import { readFacetCount, SEARCH_LIMITS } from './resource-facets.js';
 import { matchingDocuments } from './resource-match.js';
@@ -61,7 +66,7 @@ function linkDrivenMatches(db: Kysely<DB>, filter: ResourceFilter, limit: number
     .where('resources.id', '=', sql.ref<string>('l.resource_id'))
     .where((eb) => resourceFilterCondition(eb, 'sqlite', rest));
   return sql`select distinct l.resource_id from ${sql.table(driver!.table)} l
-    where l.${sql.ref(driver!.column)} in (${sql.join(driver!.ids)}) and exists ${resource} limit ${limit}`;
+    where ${linkRowsOf(driver!)} and exists ${resource} limit ${limit}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { MigrationContext } from '../migrator.js';
+import { analyzeNewIndex } from './statistics.js';
 
 /**
  * Relevance at scale (issue 17). `sortBy=relevance` orders the matches with every search word in the name (the
@@ -29,15 +30,8 @@ export function relevanceIndexes({ dialect }: MigrationContext) {
         await sql`create index resource_search_name_idx on resource_search
           using gin (to_tsvector('simple', name_text))`.execute(db);
       }
-      // Statistics for the new index where the database has any: SQLite would otherwise guess an index without
-      // them to be selective and pick it for `status = ?` over the sort indexes (seen at 1M after ANALYZE: a
-      // date-ordered search went from milliseconds to 19 s); PostgreSQL gathers the expression's own.
-      if (dialect === 'postgres') {
-        await sql`analyze resources`.execute(db);
-      } else {
-        const analyzed = await sql`select 1 from sqlite_master where name = 'sqlite_stat1'`.execute(db);
-        if (analyzed.rows.length > 0) await sql`analyze resources_status_popularity_idx`.execute(db);
-      }
+      // Statistics for the new index where the database has any (statistics.ts).
+      await analyzeNewIndex(db, dialect, 'resources', 'resources_status_popularity_idx');
     },
     async down(db: Kysely<unknown>): Promise<void> {
       if (dialect === 'postgres') await db.schema.dropIndex('resource_search_name_idx').execute();

@@ -81,6 +81,8 @@ export interface ResourceCategoryLinksTable {
 export interface ResourceTagLinksTable {
   resource_id: string;
   tag_id: string;
+  /** The resource's type, filled by a trigger on insert (migration 0029): never written by the app. */
+  resource_type: Generated<ResourceType>;
 }
 
 export interface ResourceGameVersionsTable {
