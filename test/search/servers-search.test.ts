@@ -52,6 +52,7 @@ interface ListBody {
     total: number;
     facets?: { tags?: Record<string, number>; categories?: Record<string, number> };
     facetsExact?: boolean;
+    totalExact?: boolean;
   };
 }
 
@@ -350,6 +351,46 @@ describe('GET /servers?search=', () => {
       expect((await list('facets=tags&limit=3')).meta.facetsExact).toBe(true);
     } finally {
       SEARCH_LIMITS.facetScanLimit = saved;
+    }
+  });
+
+  it('counts to the cap (totalExact false past it) and pages the same when it tests rows of the sort index', async () => {
+    const saved = { ...SEARCH_LIMITS };
+    /** Every page of a search by one sort, 3 at a time, with the limits given (the clock passes the page cache). */
+    const pages = async (query: string, limits: Partial<typeof SEARCH_LIMITS>) => {
+      Object.assign(SEARCH_LIMITS, limits);
+      t.clock.advance(5001);
+      try {
+        const ids: string[] = [];
+        const metas: ListBody['meta'][] = [];
+        for (let offset = 0; offset < 60; offset += 3) {
+          const body = await list(`${query}&limit=3&offset=${offset}`);
+          ids.push(...body.servers.map((server) => server.id));
+          metas.push(body.meta);
+          if (body.servers.length < 3) break;
+        }
+        return { ids, metas };
+      } finally {
+        Object.assign(SEARCH_LIMITS, saved);
+      }
+    };
+    const searches = SEARCHES.filter((search) => expected(search).length > 5);
+    expect(searches.length).toBeGreaterThan(3);
+    for (const search of [...searches, 'ember-hollow', 'nothingmatches']) {
+      const want = expected(search).length;
+      for (const sort of ['rank', 'newest', 'players', 'votes']) {
+        const query = `search=${encodeURIComponent(search)}&sort=${sort}`;
+        const gathered = await pages(query, { scanRows: 0 });
+        const scanned = await pages(query, { countCap: 5, scanRows: 1e9 });
+        expect(scanned.ids, query).toEqual(gathered.ids);
+        expect(gathered.ids, query).toHaveLength(want);
+        for (const meta of gathered.metas) expect(meta).toMatchObject({ total: want, totalExact: true });
+        for (const meta of scanned.metas) {
+          expect(meta, query).toMatchObject(
+            want > 5 ? { total: 5, totalExact: false } : { total: want, totalExact: true },
+          );
+        }
+      }
     }
   });
 

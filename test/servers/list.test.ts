@@ -83,7 +83,7 @@ describe('GET /servers', () => {
     expect(names(body)).toEqual(['Alpha 100% Survival', 'Bravo PvP', 'Charlie Games', 'Delta Quiet']);
     expect(body.servers.map((server) => server.rank)).toEqual([1, 2, 3, 4]);
     expect(body.total).toBe(4);
-    expect(body.meta).toEqual({ total: 4, limit: 20, offset: 0 });
+    expect(body.meta).toEqual({ total: 4, limit: 20, offset: 0, totalExact: true });
     for (const server of hidden) expect(body.servers.map((s) => s.id)).not.toContain(server.id);
     expect(body.servers.every((server) => server.status === 'APPROVED')).toBe(true);
   });
@@ -141,7 +141,7 @@ describe('GET /servers', () => {
     expect(names(second)).toEqual(['Charlie Games', 'Delta Quiet']);
     expect(beyond.servers).toEqual([]);
     expect([first.total, second.total, beyond.total]).toEqual([4, 4, 4]);
-    expect(second.meta).toEqual({ total: 4, limit: 2, offset: 2 });
+    expect(second.meta).toEqual({ total: 4, limit: 2, offset: 2, totalExact: true });
   });
 
   it.each(['?limit=0', '?limit=101', '?offset=-1', '?sort=popular', '?limit=abc'])(

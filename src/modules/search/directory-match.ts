@@ -9,6 +9,7 @@ import type { Kysely, RawBuilder, SqlBool, Transaction } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
 import type { DB } from '../../core/db/schema.js';
 import { ftsQuery, tsQuery } from './match.js';
+import { wholeWords } from './text.js';
 import type { SearchQuery } from './text.js';
 
 export interface DocumentIndex {
@@ -88,6 +89,33 @@ export async function countMatches(
         }>`select count(*) as count from ${sql.table(index.fts)} where ${sql.table(index.fts)} match ${ftsQuery(query)}`;
   const { rows } = await counted.execute(db);
   return Number(rows[0]?.count ?? 0);
+}
+
+/**
+ * The number of documents matching the query, counted up to `cap` (past it `exact` is false and `total` the cap,
+ * a lower bound), from the full-text index alone. SQLite first counts the words taken whole, a subset, streamed:
+ * FTS5 merges every word under a prefix before it yields a match (`"trees"*` over 180k servers: 285 ms).
+ */
+export async function countMatchesUpTo(
+  db: Kysely<DB> | Transaction<DB>,
+  dialect: DialectName,
+  index: DocumentIndex,
+  query: SearchQuery,
+  cap: number,
+): Promise<{ total: number; exact: boolean }> {
+  const whole = dialect === 'sqlite' ? wholeWords(query) : undefined;
+  if (whole !== undefined) {
+    const subset = await countMatchesUpTo(db, dialect, index, whole, cap);
+    if (!subset.exact) return subset;
+  }
+  const matches =
+    dialect === 'postgres'
+      ? sql`select 1 from ${sql.table(index.table)} where document @@ to_tsquery('simple', ${tsQuery(query)})`
+      : sql`select rowid from ${sql.table(index.fts)} where ${sql.table(index.fts)} match ${ftsQuery(query)}`;
+  const { rows } = await sql<{ count: string | number }>`select count(*) as count
+    from (${matches} limit ${cap + 1}) m`.execute(db);
+  const count = Number(rows[0]?.count ?? 0);
+  return count > cap ? { total: cap, exact: false } : { total: count, exact: true };
 }
 
 /** The query's words as stored text: equal to a name_text when the name is exactly what was asked. */

@@ -5,7 +5,8 @@ import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from
 import type { DialectName } from '../../core/db/database.js';
 import { prepared } from '../../core/db/prepared.js';
 import type { DB } from '../../core/db/schema.js';
-import { countMatches, documentMatches, queryText, relevanceTier } from '../search/directory-match.js';
+import { countMatchesUpTo, documentMatches, queryText, relevanceTier } from '../search/directory-match.js';
+import { textMatch } from '../search/resource-match.js';
 import { catalogFacet } from '../search/facets-catalog.js';
 import type { CatalogFacet } from '../search/facets-catalog.js';
 import { SEARCH_LIMITS } from '../search/resource-facets.js';
@@ -47,10 +48,15 @@ export const isUnfiltered = (filter: ServerFilter): boolean =>
  * Conditions on `servers` for a filter: APPROVED, the full-text search (every word, the last as a prefix; only
  * APPROVED servers have a document), any of the categories, any of the tags.
  */
-export function filterConditions(dialect: DialectName, filter: ServerFilter) {
+export function filterConditions(dialect: DialectName, filter: ServerFilter, plan?: 'scan') {
   return (eb: ExpressionBuilder<DB, 'servers'>): Expression<SqlBool> => {
     const conditions: Expression<SqlBool>[] = [eb('servers.status', '=', 'APPROVED')];
-    if (filter.search !== undefined) {
+    if (filter.search !== undefined && plan === 'scan') {
+      // Many matches: each row of the sort index is tested against its document's text (the index's own match,
+      // search/resource-match.ts textMatch) instead of every match being listed and sorted first.
+      conditions.push(sql<SqlBool>`exists (select 1 from server_search ws where ws.server_id = servers.id
+        and ${textMatch(dialect, filter.search, 'ws')})`);
+    } else if (filter.search !== undefined) {
       conditions.push(
         eb(
           'servers.id',
@@ -103,18 +109,18 @@ export async function listApprovedServers(
   dialect: DialectName,
   filter: ServerFilter,
   sort: ServerSort,
-  limit: number,
-  offset: number,
+  page: { limit: number; offset: number; plan?: 'scan' },
 ): Promise<ServerCardRow[]> {
+  const { limit, offset } = page;
   const search = filter.search;
   if (sort !== 'relevance' || search === undefined) {
     const order = sort === 'relevance' ? 'rank' : sort;
     if (isUnfiltered(filter)) return APPROVED_PAGES[order](db, dialect, limit, offset);
-    const page = sorted(cards(db, dialect).where(filterConditions(dialect, filter)), order);
+    const ids = sorted(cards(db, dialect).where(filterConditions(dialect, filter, page.plan)), order);
     return cardsOf(
       db,
       dialect,
-      await page.clearSelect().select('servers.id').limit(limit).offset(offset).execute(),
+      await ids.clearSelect().select('servers.id').limit(limit).offset(offset).execute(),
     );
   }
   const { search: _matched, ...rest } = filter;
@@ -125,7 +131,7 @@ export async function listApprovedServers(
     search,
     sql<SqlBool>`${sql.ref('server_search.name_text')} = ${queryText(search)}`,
   );
-  const page = await db
+  const found = await db
     .selectFrom('server_search')
     .innerJoin('servers', 'servers.id', 'server_search.server_id')
     .select('servers.id')
@@ -137,7 +143,7 @@ export async function listApprovedServers(
     .limit(limit)
     .offset(offset)
     .execute();
-  return cardsOf(db, dialect, page);
+  return cardsOf(db, dialect, found);
 }
 
 /**
@@ -165,17 +171,19 @@ async function cardsOf(
 /**
  * The number of APPROVED servers matching a filter (only asked for filtered lists), in time proportional to the
  * matches: the full-text match count for a search alone (only APPROVED servers have a document), the maintained
- * usage count for one tag or one category alone, otherwise a count driven by the matches or the links.
+ * usage count for one tag or one category alone (exact), otherwise a count driven by the matches or the links.
+ * Counts stop at SEARCH_LIMITS.countCap, as the resources' do: past it the total is that lower bound.
  */
 export async function countApprovedServers(
   db: Executor,
   dialect: DialectName,
   filter: ServerFilter,
-): Promise<number> {
+): Promise<{ total: number; exact: boolean }> {
+  const cap = SEARCH_LIMITS.countCap;
   const tagIds = [...new Set(filter.tagIds ?? [])];
   const categoryIds = [...new Set(filter.categoryIds ?? [])];
   if (filter.search !== undefined && tagIds.length + categoryIds.length === 0) {
-    return countMatches(db, dialect, SERVER_INDEX, filter.search);
+    return countMatchesUpTo(db, dialect, SERVER_INDEX, filter.search, cap);
   }
   if (filter.search === undefined && tagIds.length + categoryIds.length === 1) {
     const row =
@@ -190,14 +198,19 @@ export async function countApprovedServers(
             .select('usage_count')
             .where('id', '=', categoryIds[0]!)
             .executeTakeFirst();
-    return Number(row?.usage_count ?? 0);
+    return { total: Number(row?.usage_count ?? 0), exact: true };
   }
-  const row = await db
+  const matches = db
     .selectFrom('servers')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .select(sql.lit(1).as('one'))
     .where(filterConditions(dialect, filter))
+    .limit(cap + 1);
+  const row = await db
+    .selectFrom(matches.as('m'))
+    .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
-  return Number(row.count);
+  const count = Number(row.count);
+  return count > cap ? { total: cap, exact: false } : { total: count, exact: true };
 }
 
 export const SERVER_FACETS = ['tags', 'categories'] as const;

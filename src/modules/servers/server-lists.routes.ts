@@ -33,8 +33,9 @@ export async function serverListsRoutes(
         description:
           'search is a full-text search (see the parameter); categories and tags each keep servers that have ' +
           'at least one of the given ids (both lists must match when both are given); facets=tags,categories ' +
-          'adds meta.facets. `total` is exact: without filters the number of APPROVED servers from a ' +
-          'maintained counter, with filters the number of matches, never a count of the whole table. Pages are ' +
+          'adds meta.facets. `total`: without filters the number of APPROVED servers from a maintained ' +
+          'counter, with one tag or category alone its usage counter, otherwise the matches counted through the ' +
+          'indexes up to 10,000 (`meta.totalExact`), never a count of the whole table. Pages are ' +
           'cached for up to 5 seconds: moderation, edits and rank changes show at once, live player counts ' +
           'and owner names within those 5 seconds.',
         operationId: 'listServers',
@@ -46,8 +47,14 @@ export async function serverListsRoutes(
       const { limit = 20, offset = 0, ...filter } = request.query;
       const query = { ...filter, limit, offset };
       const page = await directory.page(directoryKey(query), async () => {
-        const { servers, total, facets, facetsExact } = await lists.list(query);
-        const meta = { total, limit, offset, ...(facets !== undefined ? { facets, facetsExact } : {}) };
+        const { servers, total, totalExact, facets, facetsExact } = await lists.list(query);
+        const meta = {
+          total,
+          limit,
+          offset,
+          totalExact,
+          ...(facets !== undefined ? { facets, facetsExact } : {}),
+        };
         return renderWith(reply, { servers, total, meta });
       });
       return sendRendered(reply, page);

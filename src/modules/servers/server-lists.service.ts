@@ -7,6 +7,7 @@ import type { DialectName } from '../../core/db/database.js';
 import type { DB } from '../../core/db/schema.js';
 import { notFound } from '../../core/http/errors.js';
 import type { MediaUrls } from '../../core/media-urls.js';
+import { scanPays } from '../search/resource-facets.js';
 import { parseSearch } from '../search/text.js';
 import {
   countApprovedServers,
@@ -65,19 +66,31 @@ export function createServerListsService(deps: {
       const sort = request.sort ?? 'rank';
       const facetNames = [...new Set(request.facets ?? [])];
       const counted = isUnfiltered(filter)
-        ? readApprovedTotal(db)
+        ? readApprovedTotal(db).then((total) => ({ total, exact: true }))
         : countApprovedServers(db, dialect, filter);
+      // A search ordered by a column with many matches tests rows of the sort index (as the resources' do,
+      // search/resource-facets.ts scanPays): the count decides, so the page waits for it.
+      const scan =
+        filter.search !== undefined &&
+        sort !== 'relevance' &&
+        (await scanPays(await counted, request.offset + request.limit, () => readApprovedTotal(db)));
+      const page = {
+        limit: request.limit,
+        offset: request.offset,
+        plan: scan ? ('scan' as const) : undefined,
+      };
       const [rows, total, facets] = await Promise.all([
-        listApprovedServers(db, dialect, filter, sort, request.limit, request.offset),
+        listApprovedServers(db, dialect, filter, sort, page),
         counted,
         // The facets need the total: exact up to SEARCH_LIMITS.facetScanLimit matches.
         facetNames.length === 0
           ? undefined
-          : counted.then((matched) => serverFacets(db, dialect, filter, facetNames, matched)),
+          : counted.then((matched) => serverFacets(db, dialect, filter, facetNames, matched.total)),
       ]);
       return {
         servers: rows.map((row) => toServerListItem(row, urls)),
-        total,
+        total: total.total,
+        totalExact: total.exact,
         ...(facets !== undefined ? { facets: facets.facets, facetsExact: facets.exact } : {}),
       };
     },

@@ -145,11 +145,17 @@ export const ServerList = Type.Object({
   servers: Type.Array(ref(ServerListItem)),
   total: Type.Integer({
     description:
-      'Exact: the maintained count of APPROVED servers without filters; with a search the full-text match ' +
-      'count, with one tag or category alone its maintained usage count, otherwise a count of the matches',
+      'The maintained count of APPROVED servers without filters; with one tag or category alone its ' +
+      'maintained usage count; otherwise the matches, counted up to 10,000 (a lower bound when ' +
+      'meta.totalExact is false)',
   }),
   meta: Type.Object({
     ...PageMeta.properties,
+    totalExact: Type.Boolean({
+      description:
+        'False when more than 10,000 servers match: `total` is then 10,000, a lower bound (pages past it are ' +
+        'still served). Always true without filters and for one tag or category alone',
+    }),
     facets: Type.Optional(
       Type.Object(
         { tags: Type.Optional(FacetCounts), categories: Type.Optional(FacetCounts) },

@@ -2383,7 +2383,7 @@ export interface paths {
     };
     /**
      * The server directory: APPROVED servers, filtered and sorted (rank by default)
-     * @description search is a full-text search (see the parameter); categories and tags each keep servers that have at least one of the given ids (both lists must match when both are given); facets=tags,categories adds meta.facets. `total` is exact: without filters the number of APPROVED servers from a maintained counter, with filters the number of matches, never a count of the whole table. Pages are cached for up to 5 seconds: moderation, edits and rank changes show at once, live player counts and owner names within those 5 seconds.
+     * @description search is a full-text search (see the parameter); categories and tags each keep servers that have at least one of the given ids (both lists must match when both are given); facets=tags,categories adds meta.facets. `total`: without filters the number of APPROVED servers from a maintained counter, with one tag or category alone its usage counter, otherwise the matches counted through the indexes up to 10,000 (`meta.totalExact`), never a count of the whole table. Pages are cached for up to 5 seconds: moderation, edits and rank changes show at once, live player counts and owner names within those 5 seconds.
      */
     get: operations['listServers'];
     put?: never;
@@ -36910,6 +36910,7 @@ export interface operations {
            *         "limit": 1,
            *         "offset": 1,
            *         "page": 1,
+           *         "totalExact": true,
            *         "facets": {
            *           "tags": {},
            *           "categories": {}
@@ -36920,13 +36921,15 @@ export interface operations {
            */
           'application/json': {
             servers: components['schemas']['ServerListItem'][];
-            /** @description Exact: the maintained count of APPROVED servers without filters; with a search the full-text match count, with one tag or category alone its maintained usage count, otherwise a count of the matches */
+            /** @description The maintained count of APPROVED servers without filters; with one tag or category alone its maintained usage count; otherwise the matches, counted up to 10,000 (a lower bound when meta.totalExact is false) */
             total: number;
             meta: {
               total: number;
               limit: number;
               offset: number;
               page?: number;
+              /** @description False when more than 10,000 servers match: `total` is then 10,000, a lower bound (pages past it are still served). Always true without filters and for one tag or category alone */
+              totalExact: boolean;
               /** @description Present when `facets` is asked: for each asked facet, the counts over every server matching the search and all filters (the facet's own filter included, as Meilisearch does), not just this page (see `facetsExact`) */
               facets?: {
                 /** @description Value (slug) → number of matching servers; the top 50 by count, then slug; zeros absent */
