@@ -361,6 +361,28 @@ describe('facets', () => {
   });
 });
 
+describe('a catalog list of several values', () => {
+  it('is capped from its most used value alone, and counted exactly below the cap', async () => {
+    const filter: Filter = { tags: ['combat', 'horror'] };
+    const union = expected(filter).length;
+    const most = Math.max(expected({ tags: ['combat'] }).length, expected({ tags: ['horror'] }).length);
+    const sum = expected({ tags: ['combat'] }).length + expected({ tags: ['horror'] }).length;
+    // Resources with both tags: the sum is no bound, only the most used value is.
+    expect(sum).toBeGreaterThan(union);
+    expect(union).toBeGreaterThan(most);
+    for (const [cap, meta] of [
+      [most - 1, { total: most - 1, totalExact: false }],
+      [most, { total: most, totalExact: false }],
+      [union, { total: union, totalExact: true }],
+    ] as const) {
+      await withLimits({ countCap: cap }, async () => {
+        const body = await list(query(filter, '&limit=3'));
+        expect(body.meta, `cap ${cap}`).toMatchObject(meta);
+      });
+    }
+  });
+});
+
 describe('plans', () => {
   it('pages the same when it walks the sort index (many matches) as when it gathers the matches', async () => {
     await withLimits({ walkFromMatches: 0, walkRatio: 0 }, async () => {
