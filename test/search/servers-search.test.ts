@@ -392,6 +392,15 @@ describe('GET /servers?search=', () => {
         }
       }
     }
+    // One tag alone answers from its maintained usage count: exact past the cap; with a search it is counted.
+    const tagged = expected(null, { tags: [tags[6]!.id] }).length;
+    expect(tagged).toBeGreaterThan(5);
+    const alone = await pages(`tags=${tags[6]!.id}`, { countCap: 5 });
+    expect(alone.metas[0]).toMatchObject({ total: tagged, totalExact: true });
+    const searched = expected('world', { tags: [tags[6]!.id] }).length;
+    expect(searched).toBeGreaterThan(5);
+    const withSearch = await pages(`tags=${tags[6]!.id}&search=world`, { countCap: 5 });
+    expect(withSearch.metas[0]).toMatchObject({ total: 5, totalExact: false });
   });
 
   it('refuses unknown facets and sorts with 400 in the one error shape', async () => {

@@ -144,8 +144,9 @@ export async function countMatches(
       ? { total: cap, exact: false }
       : { total: count, exact: true, documents: rows[0]!.documents };
   }
-  // A search alone counts index entries only; anything else checks the rows the filter names.
-  // The matches drive (plan 'gather'), never a walk of a whole index with the filters as probes.
+  // A search alone (here on PostgreSQL; SQLite's returned above) counts index entries only; anything else checks
+  // the rows the filter names. The matches drive (plan 'gather'), never a walk of a whole index with the filters
+  // as probes.
   const gathered: ResourceFilter = { ...filter, plan: 'gather' };
   const matches = searchOnly
     ? sql`select 1 as one from (${matchingDocuments(dialect, filter.match!)}) m limit ${cap + 1}`
