@@ -124,14 +124,15 @@ describe('statements per hot read', () => {
   });
 });
 
-describe('DATABASE_POOL_SIZE', () => {
-  const env = (extra: Record<string, string> = {}) => ({
-    DATA_DIR: '/tmp/marketplace-pool-size-test',
-    SECRET: 'a-secret-of-at-least-thirty-two-characters!',
-    DATABASE_URL: ':memory:',
-    ...extra,
-  });
+/** Settings of an in-memory app, for the configuration checks below. */
+const env = (extra: Record<string, string> = {}) => ({
+  DATA_DIR: '/tmp/marketplace-database-settings-test',
+  SECRET: 'a-secret-of-at-least-thirty-two-characters!',
+  DATABASE_URL: ':memory:',
+  ...extra,
+});
 
+describe('DATABASE_POOL_SIZE', () => {
   it('defaults to 4 connections per CPU, at least 4 and at most 20', () => {
     expect([1, 2, 3, 5, 8, 64].map((cpus) => defaultPoolSize(cpus))).toEqual([4, 8, 12, 20, 20, 20]);
     expect(loadConfig(env()).databasePoolSize).toBe(defaultPoolSize());
@@ -154,6 +155,43 @@ describe('DATABASE_POOL_SIZE', () => {
       expect((await sized.app.inject({ method: 'GET', url: '/resource-tags' })).statusCode).toBe(200);
     } finally {
       await sized.close();
+    }
+  });
+});
+
+describe('DATABASE_WORK_MEM_MB', () => {
+  it('defaults to 16 MB and refuses sizes out of 1–2048 or not whole', () => {
+    expect(loadConfig(env()).databaseWorkMemMb).toBe(16);
+    expect(loadConfig(env({ DATABASE_WORK_MEM_MB: '64' })).databaseWorkMemMb).toBe(64);
+    for (const bad of ['0', '2049', '16MB', '2.5', '-1']) {
+      expect(() => loadConfig(env({ DATABASE_WORK_MEM_MB: bad })), bad).toThrow(/DATABASE_WORK_MEM_MB/);
+    }
+  });
+
+  it('is the work_mem of every PostgreSQL connection of the running app', async () => {
+    const tuned = await buildTestApp({ DATABASE_WORK_MEM_MB: '24', DATABASE_POOL_SIZE: '2' });
+    try {
+      const { database } = tuned.app.context;
+      if (database.dialect !== 'postgres') {
+        expect(database.pool).toBeUndefined();
+        return;
+      }
+      // Both connections of the pool at once: each was set when it connected, before its first query.
+      const shown = await Promise.all(
+        [0, 1].map(() =>
+          database.pool!.query<{ work_mem: string }>(
+            'select pg_sleep(0.05), current_setting($1) as work_mem',
+            ['work_mem'],
+          ),
+        ),
+      );
+      expect(shown.map((result) => result.rows[0]!.work_mem)).toEqual(['24MB', '24MB']);
+      expect(database.pool!.totalCount).toBe(2);
+      expect((await tuned.app.inject({ method: 'GET', url: '/resources?search=anything' })).statusCode).toBe(
+        200,
+      );
+    } finally {
+      await tuned.close();
     }
   });
 });

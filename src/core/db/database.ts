@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { LogEvent } from 'kysely';
 import pg from 'pg';
+import { DEFAULT_WORK_MEM_MB } from '../../config.js';
 import type { Config } from '../../config.js';
 import type { DB } from './schema.js';
 import { createHash } from 'node:crypto';
@@ -104,22 +105,34 @@ function namedStatements(pool: pg.Pool) {
   };
 }
 
+/** Every new pooled connection sets work_mem before its first query (the client runs its queries in order). */
+function setWorkMem(pool: pg.Pool, megabytes: number): pg.Pool {
+  pool.on('connect', (client) => {
+    // A connection lost meanwhile fails this and the query behind it; the pool's error listener has it.
+    client.query(`set work_mem = '${megabytes}MB'`).catch(() => {});
+  });
+  return pool;
+}
+
 export function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteSynchronous'> &
-    Partial<Pick<Config, 'databasePoolSize'>>,
+    Partial<Pick<Config, 'databasePoolSize' | 'databaseWorkMemMb'>>,
   options: OpenDatabaseOptions = {},
 ): Database {
   const log = kyselyLog(options.observeQuery);
   const url = config.databaseUrl;
   if (url !== undefined && /^postgres(ql)?:\/\//.test(url)) {
     const pool = surviveConnectionLoss(
-      new pg.Pool({
-        connectionString: url,
-        // DATABASE_POOL_SIZE (config.ts: its default follows the CPU count); 10 where no config is at hand.
-        max: config.databasePoolSize ?? 10,
-        types: pgTypes,
-        connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
-      }),
+      setWorkMem(
+        new pg.Pool({
+          connectionString: url,
+          // DATABASE_POOL_SIZE (config.ts: its default follows the CPU count); 10 where no config is at hand.
+          max: config.databasePoolSize ?? 10,
+          types: pgTypes,
+          connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+        }),
+        config.databaseWorkMemMb ?? DEFAULT_WORK_MEM_MB,
+      ),
     );
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
     registerHotReads(db, timedHotReads(namedStatements(pool), options.observeQuery));

@@ -201,7 +201,7 @@ export function createResourceListsService(deps: {
     const { limit, offset } = pageOf(page);
     const match = filter.match;
     const approved = () => readCounter(exec, dialect, statusCounter('APPROVED'));
-    // `planned.match` may carry the documents its count read (SQLite): the tiers are other matches, read anew.
+    // `planned.match` may carry the documents its count read: the tiers are other matches, read anew.
     const listRows = async (planned: ResourceFilter) =>
       sort === 'relevance' && match !== undefined
         ? ((await topTierPage(planned, match)) ??
@@ -278,9 +278,11 @@ export function createResourceListsService(deps: {
       const few = total.exact && !(await walkPays(total.total, offset + limit, approved));
       const many = await scanPays(total, offset + limit, approved);
       const plan = few ? 'ids' : many ? 'scan' : undefined;
+      // The ids and facets read the documents the count read, when it read them all.
+      const read = withDocuments(filter, total);
       const [list, scan] = await Promise.all([
-        listRows({ ...filter, plan }),
-        facets.length === 0 ? undefined : facetsOfMatches(exec, dialect, filter, facets),
+        listRows({ ...read, plan }),
+        facets.length === 0 ? undefined : facetsOfMatches(exec, dialect, read, facets),
       ]);
       return catalogue(list, total, page, scan && { facets: scan.facets, exact: scan.exact });
     }

@@ -17,13 +17,13 @@ import {
 } from '../resources/resource-views.repo.js';
 import type { CatalogList, ResourceFilter } from '../resources/resource-views.repo.js';
 import { readFacetCount, SEARCH_LIMITS } from './resource-facets.js';
-import { matchingDocuments } from './resource-match.js';
+import { countedDocuments } from './resource-match.js';
 import { wholeWords } from './text.js';
 
 export interface Total {
   total: number;
   exact: boolean;
-  /** SQLite, a search alone counted exactly: the documents it counted (SearchMatch.documents). */
+  /** A search alone counted exactly: the documents it counted (SearchMatch.documents). */
   documents?: string;
 }
 
@@ -134,25 +134,21 @@ export async function countMatches(
     );
     if (!subset.exact) return subset;
   }
-  if (searchOnly && dialect === 'sqlite') {
-    // The documents come along (0.1 ms for 10,000): a page gathered from them spares FTS5 its work again.
-    const { rows } = await sql<{ count: number; documents: string }>`select count(*) as count,
-      json_group_array(doc_id) as documents
-      from (${matchingDocuments(dialect, filter.match!)} limit ${cap + 1})`.execute(db);
+  if (searchOnly) {
+    // The documents come along: a page, facets or listed ids read from them spare the index its work again.
+    const { rows } = await countedDocuments(dialect, filter.match!, cap + 1).execute(db);
     const count = Number(rows[0]!.count);
     return count > cap
       ? { total: cap, exact: false }
-      : { total: count, exact: true, documents: rows[0]!.documents };
+      : { total: count, exact: true, documents: rows[0]!.documents ?? '[]' };
   }
-  // A search alone (here on PostgreSQL; SQLite's returned above) counts index entries only; anything else checks
-  // the rows the filter names. The matches drive (plan 'gather'), never a walk of a whole index with the filters
-  // as probes.
+  // Anything else checks the rows the filter names. The matches drive (plan 'gather'), never a walk of a whole
+  // index with the filters as probes.
   const gathered: ResourceFilter = { ...filter, plan: 'gather' };
-  const matches = searchOnly
-    ? sql`select 1 as one from (${matchingDocuments(dialect, filter.match!)}) m limit ${cap + 1}`
-    : dialect === 'sqlite' &&
-        catalogLists(filter).length > 0 &&
-        (filter.match === undefined || filter.driver !== undefined)
+  const matches =
+    dialect === 'sqlite' &&
+    catalogLists(filter).length > 0 &&
+    (filter.match === undefined || filter.driver !== undefined)
       ? linkDrivenMatches(db, filter, cap + 1)
       : db
           .selectFrom('resources')
