@@ -80,7 +80,13 @@ export interface RunResult {
   counts: ScaleSeedResult['counts'];
   seedSeconds: Record<string, number>;
   analyzeSeconds: number;
-  index: { searchBytes: number; totalBytes: number; tables: Record<string, number> };
+  index: {
+    searchBytes: number;
+    totalBytes: number;
+    tables: Record<string, number>;
+    /** PostgreSQL: the server's shared_buffers, which decides how much of the database is read without a system call. */
+    sharedBuffers?: string;
+  };
   kinds: KindResult[];
   writes: Record<string, WriteCost>;
 }
@@ -176,6 +182,7 @@ async function openTarget(dialect: DialectName, size: number): Promise<Target> {
 async function indexSize(database: Database, file: string | undefined): Promise<RunResult['index']> {
   const tables: Record<string, number> = {};
   let totalBytes: number;
+  let sharedBuffers: string | undefined;
   if (database.dialect === 'postgres') {
     const { rows } = await sql<{ name: string; bytes: number }>`
       select relname as name, pg_total_relation_size(c.oid) as bytes from pg_class c
@@ -186,6 +193,8 @@ async function indexSize(database: Database, file: string | undefined): Promise<
       database.db,
     );
     totalBytes = Number(total.rows[0]!.bytes);
+    const shown = await sql<{ shared_buffers: string }>`show shared_buffers`.execute(database.db);
+    sharedBuffers = shown.rows[0]!.shared_buffers;
   } else {
     await sql`pragma wal_checkpoint(truncate)`.execute(database.db);
     try {
@@ -201,7 +210,8 @@ async function indexSize(database: Database, file: string | undefined): Promise<
     }
     totalBytes = statSync(file!).size;
   }
-  return { searchBytes: Object.values(tables).reduce((a, b) => a + b, 0), totalBytes, tables };
+  const searchBytes = Object.values(tables).reduce((a, b) => a + b, 0);
+  return { searchBytes, totalBytes, tables, ...(sharedBuffers && { sharedBuffers }) };
 }
 
 async function queryContext(database: Database, v: ScaleSeedResult['vocabulary']): Promise<QueryContext> {

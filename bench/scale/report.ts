@@ -53,8 +53,10 @@ export function printRun(result: RunResult): void {
     groups.set(group, (groups.get(group) ?? 0) + bytes);
   }
   const tables = [...groups].map(([name, bytes]) => `${name} ${mb(bytes)}`);
+  const buffers = result.index.sharedBuffers && `; PostgreSQL shared_buffers ${result.index.sharedBuffers}`;
   console.log(
-    `search index ${mb(result.index.searchBytes)} of ${mb(result.index.totalBytes)} (${tables.join(', ')})\n`,
+    `search index ${mb(result.index.searchBytes)} of ${mb(result.index.totalBytes)} (${tables.join(', ')})` +
+      `${buffers ?? ''}\n`,
   );
   table(
     ['kind', 'requests', 'p50 ms', 'p99 ms', 'max ms', '>500 ms', 'req/s (50 conn)', 'CPU µs/req', 'notes'],

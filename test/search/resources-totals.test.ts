@@ -137,6 +137,10 @@ const FILTERS: Filter[] = [
   { search: 'pine raven' },
   // Two words both in many names (marble matches `m` itself): relevance's top tier for more than one word.
   { search: 'marble m' },
+  // Three words: the most that relevance's name tier (nameTier) serves.
+  { search: 'granite marble nectar ' },
+  { search: 'frost ivory rav' },
+  { search: 'raven pine amber' },
   { search: 'maker' },
   { search: 'solstice' },
   { search: 'zircon' },
@@ -247,6 +251,31 @@ describe('relevance of 1–3 words: the matches with a word in the name alone wh
     const several = FEW_WORDS.filter((filter) => wordsOf(filter.search!).length > 1);
     expect(several.some((filter) => nameMatches(filter) > 3)).toBe(true);
   });
+
+  // Three words in each order, a page of one at a time: the name tier must hold every match with a word in the
+  // name whichever word it is.
+  const THREE_WORDS: Filter[] = [
+    ...FEW_WORDS.filter((filter) => wordsOf(filter.search!).length === 3),
+    { search: 'nectar granite marble ' },
+    { search: 'marble nectar granite ' },
+  ];
+  it('is exercised: three-word searches with more name matches than a page of one', () => {
+    expect(THREE_WORDS.length).toBe(5);
+    expect(THREE_WORDS.filter((filter) => nameMatches(filter) > 1).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it.each(THREE_WORDS.map((filter) => [filter.search!, filter] as const))(
+    '%s: pages of one give the order of one page scoring every match',
+    async (_label, filter) => {
+      const whole = (await list(query(filter, '&limit=99&sortBy=relevance'))).resources.map((r) => r.id);
+      const paged: string[] = [];
+      for (let page = 1; page <= whole.length; page++) {
+        const body = await list(query(filter, `&limit=1&page=${page}&sortBy=relevance`));
+        paged.push(...body.resources.map((r) => r.id));
+      }
+      expect(paged).toEqual(whole);
+    },
+  );
 
   /** Approved matches with every one of the words in the name: relevance's top tier (topTier). */
   const topMatches = (filter: Filter) => {
