@@ -80,13 +80,9 @@ export interface RunResult {
   counts: ScaleSeedResult['counts'];
   seedSeconds: Record<string, number>;
   analyzeSeconds: number;
-  index: {
-    searchBytes: number;
-    totalBytes: number;
-    tables: Record<string, number>;
-    /** PostgreSQL: the server's shared_buffers, which decides how much of the database is read without a system call. */
-    sharedBuffers?: string;
-  };
+  index: { searchBytes: number; totalBytes: number; tables: Record<string, number> };
+  /** PostgreSQL: the server's shared_buffers during the run (how much is read without a system call). */
+  sharedBuffers?: string;
   kinds: KindResult[];
   writes: Record<string, WriteCost>;
 }
@@ -182,7 +178,6 @@ async function openTarget(dialect: DialectName, size: number): Promise<Target> {
 async function indexSize(database: Database, file: string | undefined): Promise<RunResult['index']> {
   const tables: Record<string, number> = {};
   let totalBytes: number;
-  let sharedBuffers: string | undefined;
   if (database.dialect === 'postgres') {
     const { rows } = await sql<{ name: string; bytes: number }>`
       select relname as name, pg_total_relation_size(c.oid) as bytes from pg_class c
@@ -193,8 +188,6 @@ async function indexSize(database: Database, file: string | undefined): Promise<
       database.db,
     );
     totalBytes = Number(total.rows[0]!.bytes);
-    const shown = await sql<{ shared_buffers: string }>`show shared_buffers`.execute(database.db);
-    sharedBuffers = shown.rows[0]!.shared_buffers;
   } else {
     await sql`pragma wal_checkpoint(truncate)`.execute(database.db);
     try {
@@ -210,8 +203,7 @@ async function indexSize(database: Database, file: string | undefined): Promise<
     }
     totalBytes = statSync(file!).size;
   }
-  const searchBytes = Object.values(tables).reduce((a, b) => a + b, 0);
-  return { searchBytes, totalBytes, tables, ...(sharedBuffers && { sharedBuffers }) };
+  return { searchBytes: Object.values(tables).reduce((a, b) => a + b, 0), totalBytes, tables };
 }
 
 async function queryContext(database: Database, v: ScaleSeedResult['vocabulary']): Promise<QueryContext> {
@@ -295,6 +287,11 @@ async function run(dialect: DialectName, size: number, mode: 'compiled' | 'sourc
     const v = vocabulary(seed);
     const context = await queryContext(database, v);
     const ids = await writeIds(database);
+    const sharedBuffers =
+      dialect === 'postgres'
+        ? (await sql<{ shared_buffers: string }>`show shared_buffers`.execute(database.db)).rows[0]!
+            .shared_buffers
+        : undefined;
     const leftovers = await database.db
       .selectFrom('resources')
       .innerJoin('users', 'users.id', 'resources.owner_id')
@@ -366,6 +363,7 @@ async function run(dialect: DialectName, size: number, mode: 'compiled' | 'sourc
       seedSeconds: kept.seedSeconds,
       analyzeSeconds: kept.analyzeSeconds,
       index: kept.index,
+      ...(sharedBuffers && { sharedBuffers }),
       kinds,
       writes,
     } satisfies RunResult;

@@ -53,7 +53,7 @@ export function printRun(result: RunResult): void {
     groups.set(group, (groups.get(group) ?? 0) + bytes);
   }
   const tables = [...groups].map(([name, bytes]) => `${name} ${mb(bytes)}`);
-  const buffers = result.index.sharedBuffers && `; PostgreSQL shared_buffers ${result.index.sharedBuffers}`;
+  const buffers = result.sharedBuffers && `; PostgreSQL shared_buffers ${result.sharedBuffers}`;
   console.log(
     `search index ${mb(result.index.searchBytes)} of ${mb(result.index.totalBytes)} (${tables.join(', ')})` +
       `${buffers ?? ''}\n`,
