@@ -251,7 +251,6 @@ export function resourceFilterCondition(
   return eb.and(conditions);
 }
 
-/** The view rows the filter keeps; each list orders and pages them. */
 /** One key of a page's order: an expression over `resources` (and `s`, a scored page's documents). */
 type PageKey = [key: RawBuilder<unknown>, direction: 'asc' | 'desc'];
 
@@ -273,20 +272,17 @@ function pageOfViews(
   scored = false,
 ): Promise<ResourceViewRow[]> {
   const where = (eb: ExpressionBuilder<DB, 'resources'>) => resourceFilterCondition(eb, dialect, filter);
-  const gathered = scored || filter.plan === 'ids' || filter.plan === 'gather';
-  let ids = db.selectFrom('resources').select('resources.id').where(where);
-  if (scored) ids = ids.innerJoin('resource_search as s', 's.resource_id', 'resources.id');
+  const ordered = <Q extends { orderBy(key: RawBuilder<unknown>, direction: 'asc' | 'desc'): Q }>(query: Q) =>
+    keys.reduce((sorted, [key, direction]) => sorted.orderBy(key, direction), query);
   let page = viewQuery(db);
   if (scored) page = page.innerJoin('resource_search as s', 's.resource_id', 'resources.id');
-  for (const [key, direction] of keys) {
-    ids = ids.orderBy(key, direction);
-    page = page.orderBy(key, direction);
-  }
-  if (!gathered) {
+  if (!(scored || filter.plan === 'ids' || filter.plan === 'gather')) {
     const walked = page.where((eb) => where(eb as unknown as ExpressionBuilder<DB, 'resources'>));
-    return walked.limit(limit).offset(offset).execute();
+    return ordered(walked).limit(limit).offset(offset).execute();
   }
-  return page.where('resources.id', 'in', ids.limit(limit).offset(offset)).execute();
+  let ids = db.selectFrom('resources').select('resources.id').where(where);
+  if (scored) ids = ids.innerJoin('resource_search as s', 's.resource_id', 'resources.id');
+  return ordered(page).where('resources.id', 'in', ordered(ids).limit(limit).offset(offset)).execute();
 }
 
 const column = (name: string) => sql.ref(`resources.${name}`);
