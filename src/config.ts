@@ -1,9 +1,11 @@
-// The only reader of process.env. Every variable is typed, validated and documented in the README.
+// The only reader of process.env (config-database.ts and config-env.ts read the env it hands them). Every
+// variable is typed, validated and documented in the README.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
+import { databaseConfig } from './config-database.js';
+import type { DatabaseConfig } from './config-database.js';
 import { ConfigError, flag, httpUrl, integer, oneOf, text } from './config-env.js';
 import type { Env } from './config-env.js';
 import { parseClamdAddress } from './core/files/clamd.js';
@@ -36,12 +38,10 @@ export interface RateLimitNumbers {
   failedAuthentications: number;
 }
 
-export interface Config {
+export interface Config extends DatabaseConfig {
   port: number;
   host: string;
   dataDir: string;
-  /** undefined → embedded SQLite at DATA_DIR/marketplace.db; ':memory:' is accepted for tests. */
-  databaseUrl: string | undefined;
   storage: 'local' | 's3';
   s3: S3Config;
   publicUrl: string;
@@ -55,14 +55,6 @@ export interface Config {
   maxFileBytes: number;
   logLevel: LogLevel;
   migrate: boolean;
-  sqliteSynchronous: 'FULL' | 'NORMAL';
-  /** PostgreSQL: connections in this process's pool (DATABASE_POOL_SIZE; default from the CPU count). */
-  databasePoolSize: number;
-  /**
-   * PostgreSQL: work_mem of this process's connections, in MB (DATABASE_WORK_MEM_MB, default 16): a search's GIN
-   * bitmap past it turns lossy (DEFAULT_WORK_MEM_MB).
-   */
-  databaseWorkMemMb: number;
   timeouts: ServerTimeouts;
   /** After SIGTERM, in-flight requests get this long to finish before the process gives up on them. */
   shutdownTimeoutMs: number;
@@ -135,33 +127,6 @@ export interface EventsConfig {
    * transaction committed a moment after a later one's. SQLite serializes writers: 0 there.
    */
   feedSettleMs: number | undefined;
-}
-
-/**
- * PostgreSQL's work_mem for this app's connections unless configured (DATABASE_WORK_MEM_MB; core/db/database.ts
- * sets it). Past work_mem a search's GIN bitmap turns lossy, and every row of its lossy pages is read again and
- * rechecked, TOASTed document included. At 1M resources and the server's default 4 MB, three common words
- * rechecked 43,601 rows to count 10,001; five such counts took 122–349 ms at 4 MB and 70–152 ms at 64 MB, and
- * 16 MB (exact bitmaps to ~200k pages) served `GET /resources?search=` as well as 64 MB: p50 125 → 80–95 ms.
- */
-export const DEFAULT_WORK_MEM_MB = 16;
-
-/**
- * One Node process keeps a few queries in flight per core it has (it parses and renders between round trips):
- * 4 per CPU, at least 4 and at most 20, so that several processes stay well under PostgreSQL's default 100
- * connections. Measured on 2 cores: 5, 10 and 20 connections served the same; 2 cost ~40% of reads.
- */
-export function defaultPoolSize(cpus = availableParallelism()): number {
-  return Math.min(20, Math.max(4, 4 * cpus));
-}
-
-function databaseUrl(env: Env): string | undefined {
-  const raw = text(env, 'DATABASE_URL');
-  if (raw === undefined || raw === ':memory:') return raw;
-  if (!/^postgres(ql)?:\/\//.test(raw) && !raw.startsWith('sqlite:')) {
-    throw new ConfigError('DATABASE_URL', 'must be a postgres:// URL, sqlite:<path> or :memory:');
-  }
-  return raw;
 }
 
 /**
@@ -304,6 +269,7 @@ export function loadConfig(env: Env = process.env): Config {
   };
   if (storage === 's3' && s3.bucket === '') throw new ConfigError('S3_BUCKET', 'is required when STORAGE=s3');
   if (s3.endpoint !== undefined) httpUrl(env, 'S3_ENDPOINT', s3.endpoint);
+  const database = databaseConfig(env);
   const cors = text(env, 'CORS_ORIGINS');
   const redisUrl = text(env, 'REDIS_URL');
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
@@ -313,13 +279,17 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     dataDir,
-    databaseUrl: databaseUrl(env),
+    ...database,
     storage,
     s3,
     publicUrl,
     cdnUrl: httpUrl(env, 'CDN_URL', `${publicUrl}/cdn`),
     redisUrl,
-    secret: loadSecret(env, dataDir, storage === 's3' || /^postgres(ql)?:\/\//.test(databaseUrl(env) ?? '')),
+    secret: loadSecret(
+      env,
+      dataDir,
+      storage === 's3' || /^postgres(ql)?:\/\//.test(database.databaseUrl ?? ''),
+    ),
     rateLimit: flag(env, 'RATE_LIMIT', true),
     trustProxy: trustProxy(env),
     corsOrigins:
@@ -332,9 +302,6 @@ export function loadConfig(env: Env = process.env): Config {
     maxFileBytes: integer(env, 'MAX_FILE_MB', 100, 1, 10_240) * 1024 * 1024,
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     migrate: flag(env, 'MIGRATE', true),
-    sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL'),
-    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', defaultPoolSize(), 1, 1_000),
-    databaseWorkMemMb: integer(env, 'DATABASE_WORK_MEM_MB', DEFAULT_WORK_MEM_MB, 1, 2_048),
     timeouts: serverTimeouts(env),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 100, 3_600_000),
     storageSweepGraceMs: integer(env, 'STORAGE_SWEEP_GRACE_HOURS', 24, 1, 24 * 365) * 60 * 60 * 1000,

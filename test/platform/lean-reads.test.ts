@@ -3,7 +3,8 @@
 // setting. Statements are counted through /metrics (db_query_duration_seconds_count), so a read that goes back
 // to two round trips fails here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, defaultPoolSize, loadConfig } from '../../src/config.js';
+import { defaultPoolSize } from '../../src/config-database.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
 import { awardOk, createBadge } from '../badges/helpers.js';
 import type { BadgeBody } from '../badges/helpers.js';
 import { buildTestApp } from '../helpers/app.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { LogEvent } from 'kysely';
 import pg from 'pg';
-import { DEFAULT_WORK_MEM_MB } from '../../config.js';
+import { DEFAULT_WORK_MEM_MB } from '../../config-database.js';
 import type { Config } from '../../config.js';
 import type { DB } from './schema.js';
 import { createHash } from 'node:crypto';

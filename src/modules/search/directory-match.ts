@@ -8,6 +8,8 @@ import { sql } from 'kysely';
 import type { Kysely, RawBuilder, SqlBool, Transaction } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
 import type { DB } from '../../core/db/schema.js';
+import { cappedTotal } from './capped-total.js';
+import type { CappedTotal } from './capped-total.js';
 import { ftsQuery, tsQuery } from './match.js';
 import { wholeWords } from './text.js';
 import type { SearchQuery } from './text.js';
@@ -102,7 +104,7 @@ export async function countMatchesUpTo(
   index: DocumentIndex,
   query: SearchQuery,
   cap: number,
-): Promise<{ total: number; exact: boolean }> {
+): Promise<CappedTotal> {
   const whole = dialect === 'sqlite' ? wholeWords(query) : undefined;
   if (whole !== undefined) {
     const subset = await countMatchesUpTo(db, dialect, index, whole, cap);
@@ -110,8 +112,7 @@ export async function countMatchesUpTo(
   }
   const { rows } = await sql<{ count: string | number }>`select count(*) as count
     from (${matchingRows(dialect, index, query)} limit ${cap + 1}) m`.execute(db);
-  const count = Number(rows[0]?.count ?? 0);
-  return count > cap ? { total: cap, exact: false } : { total: count, exact: true };
+  return cappedTotal(Number(rows[0]?.count ?? 0), cap);
 }
 
 /** The query's words as stored text: equal to a name_text when the name is exactly what was asked. */

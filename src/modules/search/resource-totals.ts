@@ -16,13 +16,13 @@ import {
   resourceFilterCondition,
 } from '../resources/resource-views.repo.js';
 import type { CatalogList, ResourceFilter } from '../resources/resource-views.repo.js';
+import { cappedTotal } from './capped-total.js';
+import type { CappedTotal } from './capped-total.js';
 import { readFacetCount, SEARCH_LIMITS } from './resource-facets.js';
 import { countedDocuments } from './resource-match.js';
 import { wholeWords } from './text.js';
 
-export interface Total {
-  total: number;
-  exact: boolean;
+export interface Total extends CappedTotal {
   /** A search alone counted exactly: the documents it counted (SearchMatch.documents). */
   documents?: string;
 }
@@ -137,10 +137,8 @@ export async function countMatches(
   if (searchOnly) {
     // The documents come along: a page, facets or listed ids read from them spare the index its work again.
     const { rows } = await countedDocuments(dialect, filter.match!, cap + 1).execute(db);
-    const count = Number(rows[0]!.count);
-    return count > cap
-      ? { total: cap, exact: false }
-      : { total: count, exact: true, documents: rows[0]!.documents ?? '[]' };
+    const counted = cappedTotal(Number(rows[0]!.count), cap);
+    return counted.exact ? { ...counted, documents: rows[0]!.documents ?? '[]' } : counted;
   }
   // Anything else checks the rows the filter names. The matches drive (plan 'gather'), never a walk of a whole
   // index with the filters as probes.
@@ -159,6 +157,5 @@ export async function countMatches(
     .selectFrom(sql`(${matches})`.as('m'))
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
-  const count = Number(row.count);
-  return count > cap ? { total: cap, exact: false } : { total: count, exact: true };
+  return cappedTotal(Number(row.count), cap);
 }

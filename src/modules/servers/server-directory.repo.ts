@@ -5,6 +5,8 @@ import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from
 import type { DialectName } from '../../core/db/database.js';
 import { prepared } from '../../core/db/prepared.js';
 import type { DB } from '../../core/db/schema.js';
+import { cappedTotal } from '../search/capped-total.js';
+import type { CappedTotal } from '../search/capped-total.js';
 import { countMatchesUpTo, documentMatches, queryText, relevanceTier } from '../search/directory-match.js';
 import { textMatch } from '../search/resource-match.js';
 import { catalogFacet } from '../search/facets-catalog.js';
@@ -178,7 +180,7 @@ export async function countApprovedServers(
   db: Executor,
   dialect: DialectName,
   filter: ServerFilter,
-): Promise<{ total: number; exact: boolean }> {
+): Promise<CappedTotal> {
   const cap = SEARCH_LIMITS.countCap;
   const tagIds = [...new Set(filter.tagIds ?? [])];
   const categoryIds = [...new Set(filter.categoryIds ?? [])];
@@ -209,8 +211,7 @@ export async function countApprovedServers(
     .selectFrom(matches.as('m'))
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
-  const count = Number(row.count);
-  return count > cap ? { total: cap, exact: false } : { total: count, exact: true };
+  return cappedTotal(Number(row.count), cap);
 }
 
 export const SERVER_FACETS = ['tags', 'categories'] as const;
