@@ -174,17 +174,16 @@ export const isSearchAlone = (filter: ResourceFilter): boolean =>
 
 /** The ids of the resources linked to any of the list's values (of the list's type, when it has one). */
 function linkIds(eb: ExpressionBuilder<DB, 'resources'>, list: CatalogList) {
-  const ids = eb
+  return eb
     .selectFrom(`${list.table} as l` as 'resource_tag_links as l')
     .select('l.resource_id')
-    .where(sql.ref(`l.${list.column}`), 'in', list.ids);
-  return list.type === undefined ? ids : ids.where('l.resource_type', '=', list.type);
+    .where(linkRowsOf(list));
 }
 
 /** SQL: the list's link rows `l` of its values (and type). */
-export function linkRowsOf(list: CatalogList) {
-  const values = sql`l.${sql.ref(list.column)} in (${sql.join(list.ids)})`;
-  return list.type === undefined ? values : sql`${values} and l.resource_type = ${list.type}`;
+export function linkRowsOf(list: CatalogList): RawBuilder<SqlBool> {
+  const values = sql<SqlBool>`l.${sql.ref(list.column)} in (${sql.join(list.ids)})`;
+  return list.type === undefined ? values : sql<SqlBool>`${values} and l.resource_type = ${list.type}`;
 }
 
 /**
