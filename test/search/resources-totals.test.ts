@@ -137,7 +137,7 @@ const FILTERS: Filter[] = [
   { search: 'pine raven' },
   // Two words both in many names (marble matches `m` itself): relevance's top tier for more than one word.
   { search: 'marble m' },
-  // Three words: the most that relevance's name tier (nameTier) serves.
+  // Three words: the most that relevance's name tiers (nameTiers) serve.
   { search: 'granite marble nectar ' },
   { search: 'frost ivory rav' },
   { search: 'raven pine amber' },
@@ -217,15 +217,15 @@ describe('relevance of 1–3 words: the matches with a word in the name alone wh
   const FEW_WORDS = FILTERS.filter(
     (filter) => filter.search !== undefined && wordsOf(filter.search).length <= 3,
   );
-  /** Approved matches with at least one of the words in the name (the last one a prefix while typed). */
-  const nameMatches = (filter: Filter) => {
+  /** Approved matches with at least `least` of the words in the name (the last one a prefix while typed). */
+  const nameMatches = (filter: Filter, least = 1) => {
     const words = wordsOf(filter.search!);
     const typed = !filter.search!.endsWith(' ');
     const inName = (name: string[], word: string, last: boolean) =>
       name.some((w) => (last && typed ? w.startsWith(word) : w === word));
     return expected(filter).filter((e) => {
       const name = wordsOf(e.resource.name);
-      return words.some((word, i) => inName(name, word, i === words.length - 1));
+      return words.filter((word, i) => inName(name, word, i === words.length - 1)).length >= least;
     }).length;
   };
 
@@ -262,20 +262,33 @@ describe('relevance of 1–3 words: the matches with a word in the name alone wh
   it('is exercised: three-word searches with more name matches than a page of one', () => {
     expect(THREE_WORDS.length).toBe(5);
     expect(THREE_WORDS.filter((filter) => nameMatches(filter) > 1).length).toBeGreaterThanOrEqual(4);
+    // The middle tier (at least two of the words in the name) serves pages past the top tier's matches.
+    const middle = (filter: Filter) => nameMatches(filter, 2) - nameMatches(filter, 3);
+    expect(THREE_WORDS.filter((filter) => middle(filter) > 1).length).toBeGreaterThanOrEqual(2);
   });
 
-  it.each(THREE_WORDS.map((filter) => [filter.search!, filter] as const))(
-    '%s: pages of one give the order of one page scoring every match',
-    async (_label, filter) => {
-      const whole = (await list(query(filter, '&limit=99&sortBy=relevance'))).resources.map((r) => r.id);
+  // PostgreSQL writes a typed prefix out as the name words it completes to (at most nameCompletions of them),
+  // else leaves it a prefix: both must give the same tiers.
+  const COMPLETIONS: Array<[string, Partial<typeof SEARCH_LIMITS>]> = [
+    ['written out', {}],
+    ['left a prefix', { nameCompletions: 0 }],
+  ];
+  it.each(
+    COMPLETIONS.flatMap(([how, limits]) =>
+      THREE_WORDS.map((filter) => [filter.search!, how, filter, limits] as const),
+    ),
+  )('%s (prefix %s): pages of one give the order of one page scoring every match', async (...args) => {
+    const [, , filter, limits] = args;
+    const whole = (await list(query(filter, '&limit=99&sortBy=relevance'))).resources.map((r) => r.id);
+    await withLimits(limits, async () => {
       const paged: string[] = [];
       for (let page = 1; page <= whole.length; page++) {
         const body = await list(query(filter, `&limit=1&page=${page}&sortBy=relevance`));
         paged.push(...body.resources.map((r) => r.id));
       }
       expect(paged).toEqual(whole);
-    },
-  );
+    });
+  });
 
   /** Approved matches with every one of the words in the name: relevance's top tier (topTier). */
   const topMatches = (filter: Filter) => {

@@ -19,11 +19,11 @@ import {
   walkPays,
 } from '../search/resource-facets.js';
 import type { FacetRequest, Facets } from '../search/resource-facets.js';
-import { nameTier, topTier } from '../search/resource-match.js';
+import { nameTiers, topTier } from '../search/resource-match.js';
 import type { SearchMatch } from '../search/resource-match.js';
 import { countMatches, smallestCatalogList, withDocuments } from '../search/resource-totals.js';
 import type { Total } from '../search/resource-totals.js';
-import { correctedSearch } from '../search/name-words.js';
+import { correctedSearch, withNameCompletions } from '../search/name-words.js';
 import { trigramIndexSchema } from '../search/resource-trigram.js';
 import { parseSearch } from '../search/text.js';
 import type { SearchQuery } from '../search/text.js';
@@ -202,17 +202,26 @@ export function createResourceListsService(deps: {
     const match = filter.match;
     const approved = () => readCounter(exec, dialect, statusCounter('APPROVED'));
     // `planned.match` may carry the documents its count read: the tiers are other matches, read anew.
-    const listRows = async (planned: ResourceFilter) =>
-      sort === 'relevance' && match !== undefined
-        ? ((await topTierPage(planned, match)) ??
-          listByRelevance(
-            exec,
-            dialect,
-            { ...planned, match: await scoredMatch(planned, planned.match ?? match) },
-            limit,
-            offset,
-          ))
-        : listResourceViews(exec, dialect, planned, SORT_ORDERS[sort], limit, offset);
+    const listRows = async (planned: ResourceFilter) => {
+      if (sort !== 'relevance' || match === undefined) {
+        return listResourceViews(exec, dialect, planned, SORT_ORDERS[sort], limit, offset);
+      }
+      // The tiers read the name's own index on PostgreSQL, where a prefix is best written out.
+      const named =
+        dialect === 'postgres'
+          ? await withNameCompletions(exec, match, SEARCH_LIMITS.nameCompletions)
+          : match;
+      const top = await topTierPage(planned, named);
+      if (top !== undefined) return top;
+      const full = { ...(planned.match ?? match), completions: named.completions };
+      return listByRelevance(
+        exec,
+        dialect,
+        { ...planned, match: await scoredMatch(planned, full) },
+        limit,
+        offset,
+      );
+    };
     /**
      * Relevance, when the matches with every word in the name (search/resource-match.ts topTier) fill the page:
      * they score highest and equally, so the page is theirs by popularity, read from the popularity index
@@ -230,17 +239,18 @@ export function createResourceListsService(deps: {
           : 'gather';
       return listByPopularity(exec, dialect, withDocuments({ ...top, plan }, counted), limit, offset);
     };
-    /** The name matches alone when they fill the page (search/resource-match.ts nameTier). */
+    /** The narrowest name tier that fills the page, alone (search/resource-match.ts nameTiers). */
     const scoredMatch = async (planned: ResourceFilter, full: SearchMatch): Promise<SearchMatch> => {
-      const names = nameTier(full);
-      if (names === undefined) return full;
-      const gathered: ResourceFilter = { ...planned, match: names, plan: 'gather' };
-      // SQLite counts them all (to the cap, or the page's end past it), so that an exact count's documents spare
-      // the page FTS5's work again; PostgreSQL reads no documents and only needs to know whether they fill it.
-      const cap = dialect === 'sqlite' ? Math.max(SEARCH_LIMITS.countCap, offset + limit) : offset + limit;
-      const counted = await countMatches(exec, dialect, gathered, cap);
-      if (counted.exact && counted.total < offset + limit) return full;
-      return withDocuments(gathered, counted).match!;
+      for (const names of nameTiers(full)) {
+        const gathered: ResourceFilter = { ...planned, match: names, plan: 'gather' };
+        // SQLite counts them all (to the cap, or the page's end past it), so that an exact count's documents
+        // spare the page FTS5's work again; PostgreSQL reads no documents and only needs to know whether they
+        // fill it.
+        const cap = dialect === 'sqlite' ? Math.max(SEARCH_LIMITS.countCap, offset + limit) : offset + limit;
+        const counted = await countMatches(exec, dialect, gathered, cap);
+        if (!counted.exact || counted.total >= offset + limit) return withDocuments(gathered, counted).match!;
+      }
+      return full;
     };
     if (dialect === 'sqlite') {
       // SQLite runs one statement at a time anyway: count first and let the count choose the page's plan.

@@ -303,7 +303,7 @@ export function listResourceViews(
 
 /**
  * A page of a search's matches by relevance (search/resource-match.ts), the id breaking ties. Every match of
- * `filter.match` is scored, so the cost grows with their number (the caller narrows it with nameTier).
+ * `filter.match` is scored, so the cost grows with their number (the caller narrows it with nameTiers).
  */
 export function listByRelevance(
   db: Executor,

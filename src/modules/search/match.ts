@@ -40,8 +40,25 @@ export function tsQuery(query: SearchQuery, weights = ''): string {
   return [...terms, ...phrases].join(' & ');
 }
 
-/** Whether the words restricted to a column must be any one of them or every one. */
-export type WordsIn = 'any' | 'every';
+/**
+ * Which of a search's words a column must hold: any one of them, at least two (relevance's middle tier for three
+ * words, search/resource-match.ts nameTiers), or every one.
+ */
+export type WordsIn = 'any' | 'two' | 'every';
+
+/** The words' operands joined as `words` says; at least two of fewer than three words is every one. */
+function wordsIn(operands: string[], words: WordsIn, and: string, or: string): string {
+  if (words === 'any') return operands.join(or);
+  if (words === 'every' || operands.length < 3) return operands.join(and);
+  const pairs = operands.flatMap((first, i) =>
+    operands.slice(i + 1).map((second) => `(${first}${and}${second})`),
+  );
+  return pairs.join(or);
+}
+
+/** SQLite FTS5: the words in one column, as `words` says: `name_text : ("epic" OR "tre"*)`. */
+export const ftsWordsIn = (query: SearchQuery, column: string, words: WordsIn): string =>
+  `${column} : (${wordsIn(ftsTerms(query), words, ' ', ' OR ')})`;
 
 /**
  * SQLite FTS5 for resources: the whole query; with a column, also any (or every) one of the words in it:
@@ -51,7 +68,7 @@ export type WordsIn = 'any' | 'every';
  */
 export function ftsMatch(query: SearchQuery, column?: string, words: WordsIn = 'any'): string {
   if (column === undefined) return ftsQuery(query);
-  const inColumn = `${column} : (${ftsTerms(query).join(words === 'any' ? ' OR ' : ' ')})`;
+  const inColumn = ftsWordsIn(query, column, words);
   if (words === 'every' && query.phrases.length === 0) return inColumn;
   return `${ftsQuery(query)} AND ${inColumn}`;
 }
@@ -60,10 +77,14 @@ export function ftsMatch(query: SearchQuery, column?: string, words: WordsIn = '
 export const tsQueryText = (query: SearchQuery): string => tsQuery(query);
 
 /**
- * PostgreSQL tsquery text of the words alone, any (or every) one of them, for the name's own vector (migration
- * 0028): `epic | tre:*`.
+ * PostgreSQL tsquery text of the words alone, as `words` says, for the name's own vector (migration 0028):
+ * `epic | tre:*`. `completions`: the name words the last word typed as a prefix completes to (name-words.ts
+ * nameCompletions), written out in its place (`epic | (tree | trees)`) when there are any.
  */
-export function tsWordsText(query: SearchQuery, words: WordsIn): string {
-  const operands = query.terms.map((term, index) => (isPrefix(query, index) ? `${term}:*` : term));
-  return operands.join(words === 'any' ? ' | ' : ' & ');
+export function tsWordsText(query: SearchQuery, words: WordsIn, completions?: string[]): string {
+  const operands = query.terms.map((term, index) => {
+    if (!isPrefix(query, index)) return term;
+    return completions !== undefined && completions.length > 0 ? `(${completions.join(' | ')})` : `${term}:*`;
+  });
+  return wordsIn(operands, words, ' & ', ' | ');
 }

@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../core/db/schema.js';
 import { tsQuery } from './match.js';
+import type { SearchMatch } from './resource-match.js';
 import type { SearchQuery } from './text.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
@@ -82,4 +83,28 @@ export async function correctedSearch(
     prefixLast: prefixLast && unique.length === terms.length,
     phrases: query.phrases.filter((phrase) => phrase.words.every((word) => unique.includes(word))),
   };
+}
+
+/** A dictionary word as the index holds it: letters and digits (text.ts folds names to those). */
+const PLAIN_WORD = /^[\p{L}\p{N}]+$/u;
+
+/**
+ * The search with the name words its last word, typed as a prefix, completes to (SearchMatch.completions), when
+ * there are at most `limit`; otherwise as it is. The dictionary counts the words of exactly the names the name
+ * index holds (both are kept from resource_search), so the words are the prefix's whole expansion there.
+ */
+export async function withNameCompletions(
+  db: Executor,
+  match: SearchMatch,
+  limit: number,
+): Promise<SearchMatch> {
+  const { terms, prefixLast } = match.query;
+  if (!prefixLast || terms.length === 0) return match;
+  const { rows } = await sql<{ word: string }>`
+    select word from resource_name_words
+    where word like ${`${terms[terms.length - 1]!}%`} and resource_count > 0
+    order by word limit ${limit + 1}`.execute(db);
+  const words = rows.map((row) => row.word);
+  if (words.length > limit || !words.every((word) => PLAIN_WORD.test(word))) return match;
+  return { ...match, completions: words };
 }

@@ -46,6 +46,11 @@ export const SEARCH_LIMITS = {
    * words at offset 200, 72–180 → 8–12 ms). Testing a row costs ≈3–5 µs.
    */
   scanRows: 5_000,
+  /**
+   * PostgreSQL, relevance's name tiers: a last word typed as a prefix is written out as the name words it
+   * completes to when they are at most this many (search/name-words.ts nameCompletions); past it, the prefix.
+   */
+  nameCompletions: 32,
 };
 
 const FACET_OF: Record<FacetRequest, FacetName> = {

@@ -5,13 +5,13 @@
 import { sql } from 'kysely';
 import type { RawBuilder, SqlBool } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
-import { ftsMatch, tsQueryText, tsWordsText } from './match.js';
+import { ftsMatch, ftsWordsIn, tsQueryText, tsWordsText } from './match.js';
 import type { WordsIn } from './match.js';
 import type { SearchQuery } from './text.js';
 
 /**
- * A full-text search; `inName`: of those, the matches with any of the words in the name (nameTier) or every one of
- * them (topTier).
+ * A full-text search; `inName`: of those, the matches with any of the words in the name, at least two of them
+ * (nameTiers) or every one (topTier).
  */
 export interface SearchMatch {
   query: SearchQuery;
@@ -23,6 +23,13 @@ export interface SearchMatch {
    * the same rows (PostgreSQL).
    */
   documents?: string;
+  /**
+   * PostgreSQL: the name words the last word, typed as a prefix, completes to (search/name-words.ts
+   * nameCompletions), when there are few. The name's GIN index collects every name with a word of a prefix
+   * before it intersects anything (`epic:*`, a word in 18% of names at 1M: 49 ms alone, 231 ms for three words'
+   * pairs); given the words themselves it skips through their lists (3 and 10 ms).
+   */
+  completions?: string[];
 }
 
 /** Field weights of the text score: each is 3× the next. */
@@ -33,25 +40,35 @@ export const POPULARITY_SCALE = 16;
 
 const ftsText = (match: SearchMatch) => ftsMatch(match.query, match.inName && 'name_text', match.inName);
 
-/** Searches of at most this many words can skip the matches without a word in the name (nameTier). */
+/** The matches of `match` with its words in the name as `inName` says: another match (no documents). */
+const tierOf = (match: SearchMatch, inName: WordsIn): SearchMatch => ({
+  query: match.query,
+  inName,
+  completions: match.completions,
+});
+
+/** Searches of at most this many words can skip the matches without a word in the name (nameTiers). */
 export const NAME_TIER_MAX_WORDS = 3;
 
 /**
- * The match a relevance page needs to score when it is narrower than the search: the matches with at least one
- * of the words in the name. Each of those scores ≥ 27 + (n − 1) (every other word at least 1), every other match
- * ≤ 9n, and 27 + n − 1 > 9n for n ≤ 3: with the text score ordered first, they all come before the rest, so
- * when they fill the page only they are scored.
+ * The matches a relevance page needs to score when they are narrower than the search, narrowest first: each one
+ * comes before every other match, so the first that fills the page is the only one scored. With k of n words
+ * in the name a match scores ≥ 27k + (n − k) (every other word at least 1); with fewer, ≤ 27(k − 1) + 9(n − k + 1);
+ * the first is larger whenever n − k ≤ 2. So for n ≤ 3 the matches with any word in the name come first, and for
+ * three words also those with at least two of them: a word in 18% of names at 1M left 10,000+ matches with one
+ * of three words in the name, 3,035 with two (SQLite scored them all: `ocean tools epic` 1.3 s).
  */
-export function nameTier(match: SearchMatch): SearchMatch | undefined {
-  if (match.query.terms.length > NAME_TIER_MAX_WORDS) return undefined;
-  return { query: match.query, inName: 'any' };
+export function nameTiers(match: SearchMatch): SearchMatch[] {
+  const words = match.query.terms.length;
+  if (words > NAME_TIER_MAX_WORDS) return [];
+  return words === 3 ? [tierOf(match, 'two'), tierOf(match, 'any')] : [tierOf(match, 'any')];
 }
 
 /**
  * The matches with every word in the name: the top text score (27 per word), so relevance orders them by
  * popularity alone, before every other match; when they fill the page, the page is theirs.
  */
-export const topTier = (match: SearchMatch): SearchMatch => ({ query: match.query, inName: 'every' });
+export const topTier = (match: SearchMatch): SearchMatch => tierOf(match, 'every');
 
 /** The ids of the matching documents' resources (every document is an APPROVED resource's). */
 export function matchingResourceIds(dialect: DialectName, match: SearchMatch): RawBuilder<unknown> {
@@ -64,7 +81,15 @@ export function matchingResourceIds(dialect: DialectName, match: SearchMatch): R
     // The name's own vector, under its own GIN index (0028): the document's GIN index holds words without their
     // weights, so `word:A` re-read every match's document (3.5 s at 1M for a word in 20% of documents). Every
     // word in the name implies the whole query but for its phrases.
-    const inName = sql`to_tsvector('simple', name_text) @@ to_tsquery('simple', ${tsWordsText(match.query, match.inName)})`;
+    const names = tsWordsText(match.query, match.inName, match.completions);
+    const inName = sql`to_tsvector('simple', name_text) @@ to_tsquery('simple', ${names})`;
+    // Two of three words in the name: the name's index finds the few names, and each row is tested for the
+    // tier (textMatch: the whole query too) rather than the document's index collecting every match of the
+    // whole query's common words (`ocean tools epic` at 1M: 109 → 10 ms).
+    if (match.inName === 'two') {
+      return sql`select resource_id from resource_search where ${inName}
+        and ${textMatch(dialect, match.query, 'resource_search', 'two')}`;
+    }
     const implied = match.inName === 'every' && match.query.phrases.length === 0;
     return sql`select resource_id from resource_search where ${inName}${implied ? sql`` : sql` and ${whole}`}`;
   }
@@ -79,6 +104,14 @@ export function matchingResourceIds(dialect: DialectName, match: SearchMatch): R
 export function matchingDocuments(dialect: DialectName, match: SearchMatch): RawBuilder<unknown> {
   if (dialect === 'postgres') return matchingResourceIds(dialect, match);
   if (match.documents !== undefined) return sql`select value as doc_id from json_each(${match.documents})`;
+  if (match.inName === 'two') {
+    // FTS5 tests the name column of every match of the whole query, and common words have many (`ocean tools
+    // epic` at 1M: 568 ms); the names with two of the words are fewer (183 ms, 3,035), and each row is tested
+    // for the tier (textMatch: the whole query too; 971 of them).
+    return sql`select s.doc_id from resource_search_fts join resource_search s on s.doc_id = resource_search_fts.rowid
+      where resource_search_fts match ${ftsWordsIn(match.query, 'name_text', 'two')}
+      and ${textMatch(dialect, match.query, 's', 'two')}`;
+  }
   return sql`select rowid as doc_id from resource_search_fts where resource_search_fts match ${ftsText(match)}`;
 }
 
@@ -196,13 +229,19 @@ export function textMatch(
     )})`;
   const last = query.terms.length - 1;
   const terms = query.terms.map((term, index) => ({ term, prefix: query.prefixLast && index === last }));
+  // At least two of fewer than three words is every one of them (match.ts wordsIn).
+  const every = inName === 'every' || (inName === 'two' && terms.length < 3);
   const conditions = [
-    ...terms.map(({ term, prefix }) => within(inName === 'every' ? NAME : TEXT_COLUMNS, term, prefix)),
+    ...terms.map(({ term, prefix }) => within(every ? NAME : TEXT_COLUMNS, term, prefix)),
     ...query.phrases.map((phrase) => within(TEXT_COLUMNS, phrase.words.join(' '), phrase.prefix)),
   ];
-  if (inName === 'any') {
-    const names = terms.map(({ term, prefix }) => within(NAME, term, prefix));
-    conditions.push(sql<SqlBool>`(${sql.join(names, sql` or `)})`);
+  const names = terms.map(({ term, prefix }) => within(NAME, term, prefix));
+  if (inName === 'any') conditions.push(sql<SqlBool>`(${sql.join(names, sql` or `)})`);
+  if (inName === 'two' && !every) {
+    const pairs = names.flatMap((first, i) =>
+      names.slice(i + 1).map((second) => sql`(${first} and ${second})`),
+    );
+    conditions.push(sql<SqlBool>`(${sql.join(pairs, sql` or `)})`);
   }
   return sql<SqlBool>`(${sql.join(conditions, sql` and `)})`;
 }
