@@ -5,10 +5,11 @@
 // times do not compare). The database must be migrated to the code's latest migration (the app migrates it).
 //
 // Environment: DB (a database URL: sqlite:<file> or postgres://…, required), SEED (URL generator seed, 5),
-// TAGS (comma-separated tag slugs for the kinds that filter by tag; default three of the seeded ones).
+// TAGS (comma-separated tag slugs for the kinds that filter by tag; by default the seeded tags, drawn as
+// bench:scale draws them; the fourth and fifth sessions' pairs pinned exploration,decoration,economy).
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { distinctUrls, queryKinds } from './scale/queries.js';
+import { distinctUrls, queryContext, queryKinds } from './scale/queries.js';
 import type { QueryContext } from './scale/queries.js';
 import { prng } from './scale/random.js';
 import { vocabulary } from './scale/text.js';
@@ -17,23 +18,6 @@ const [kindName, countArg] = process.argv.slice(2);
 const databaseUrl = process.env['DB'];
 if (kindName === undefined || databaseUrl === undefined) {
   console.error('usage: DB=<database url> npx tsx bench/scale-kinds.ts <kind> [count]');
-  process.exit(2);
-}
-const context: QueryContext = {
-  v: vocabulary(17),
-  tagSlugs: (process.env['TAGS'] ?? 'exploration,decoration,economy').split(','),
-  categorySlugs: [],
-  gameVersions: [],
-  serverTagIds: [],
-  serverCategoryIds: [],
-};
-const kind = queryKinds(context).find((candidate) => candidate.name === kindName);
-if (kind === undefined) {
-  console.error(
-    `no kind ${kindName}: ${queryKinds(context)
-      .map((k) => k.name)
-      .join(', ')}`,
-  );
   process.exit(2);
 }
 const config = loadConfig({
@@ -45,6 +29,21 @@ const config = loadConfig({
 });
 const app = await buildApp({ config });
 await app.ready();
+// The seeded catalogs, as bench:scale draws from them; TAGS pins the tags of the kinds that filter by tag.
+const seeded = await queryContext(app.context.database, vocabulary(17));
+const context: QueryContext = process.env['TAGS']
+  ? { ...seeded, tagSlugs: process.env['TAGS'].split(',') }
+  : seeded;
+const kind = queryKinds(context).find((candidate) => candidate.name === kindName);
+if (kind === undefined) {
+  console.error(
+    `no kind ${kindName}: ${queryKinds(context)
+      .map((k) => k.name)
+      .join(', ')}`,
+  );
+  await app.close();
+  process.exit(2);
+}
 const urls = distinctUrls(kind, Number(countArg ?? 150), prng(Number(process.env['SEED'] ?? 5)));
 const timings: Array<{ ms: number; url: string; total: number | undefined }> = [];
 for (const url of urls) {

@@ -38,8 +38,7 @@ import type { Database, DialectName } from '../src/core/db/database.js';
 import { migrateToLatest } from '../src/core/db/migrator.js';
 import { pin, prepareBuild, sequential, startService, stopService, throughput } from './scale/measure.js';
 import type { Latency, Throughput } from './scale/measure.js';
-import { distinctUrls, queryKinds } from './scale/queries.js';
-import type { QueryContext } from './scale/queries.js';
+import { distinctUrls, queryContext, queryKinds } from './scale/queries.js';
 import { prng } from './scale/random.js';
 import { seedScale } from './scale/seed.js';
 import type { ScaleSeedResult } from './scale/seed.js';
@@ -204,30 +203,6 @@ async function indexSize(database: Database, file: string | undefined): Promise<
     totalBytes = statSync(file!).size;
   }
   return { searchBytes: Object.values(tables).reduce((a, b) => a + b, 0), totalBytes, tables };
-}
-
-async function queryContext(database: Database, v: ScaleSeedResult['vocabulary']): Promise<QueryContext> {
-  const { db } = database;
-  const [tags, categories, versions, serverTags, serverCategories] = await Promise.all([
-    db
-      .selectFrom('resource_tags')
-      .select('slug')
-      .where('usage_count', '>', 0)
-      .orderBy('usage_count', 'desc')
-      .execute(),
-    db.selectFrom('resource_categories').select('slug').distinct().orderBy('slug').execute(),
-    db.selectFrom('game_versions').select('name').orderBy('release_order', 'desc').execute(),
-    db.selectFrom('server_tags').select('id').orderBy('usage_count', 'desc').execute(),
-    db.selectFrom('server_categories').select('id').orderBy('position').execute(),
-  ]);
-  return {
-    v,
-    tagSlugs: tags.map((t) => t.slug),
-    categorySlugs: categories.map((c) => c.slug),
-    gameVersions: versions.map((g) => g.name),
-    serverTagIds: serverTags.map((t) => t.id),
-    serverCategoryIds: serverCategories.map((c) => c.id),
-  };
 }
 
 async function writeIds(database: Database) {

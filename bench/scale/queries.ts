@@ -4,6 +4,7 @@ import { RESOURCE_TYPES } from '../../src/modules/resources/resources.schemas.js
 import { int, pick, zipf } from './random.js';
 import { contentWord } from './text.js';
 import type { Vocabulary } from './text.js';
+import type { Database } from '../../src/core/db/database.js';
 
 export interface QueryContext {
   v: Vocabulary;
@@ -157,4 +158,29 @@ export function distinctUrls(
     if (avoid === undefined || !avoid.has(url)) out.add(url);
   }
   return [...out];
+}
+
+/** The catalogs the seeded database holds, most used tags first (the query kinds draw from them). */
+export async function queryContext(database: Database, v: Vocabulary): Promise<QueryContext> {
+  const { db } = database;
+  const [tags, categories, versions, serverTags, serverCategories] = await Promise.all([
+    db
+      .selectFrom('resource_tags')
+      .select('slug')
+      .where('usage_count', '>', 0)
+      .orderBy('usage_count', 'desc')
+      .execute(),
+    db.selectFrom('resource_categories').select('slug').distinct().orderBy('slug').execute(),
+    db.selectFrom('game_versions').select('name').orderBy('release_order', 'desc').execute(),
+    db.selectFrom('server_tags').select('id').orderBy('usage_count', 'desc').execute(),
+    db.selectFrom('server_categories').select('id').orderBy('position').execute(),
+  ]);
+  return {
+    v,
+    tagSlugs: tags.map((t) => t.slug),
+    categorySlugs: categories.map((c) => c.slug),
+    gameVersions: versions.map((g) => g.name),
+    serverTagIds: serverTags.map((t) => t.id),
+    serverCategoryIds: serverCategories.map((c) => c.id),
+  };
 }
