@@ -3,11 +3,12 @@
 // SEARCH_LIMITS.nameCompletions of them) for the name's own index; every one of them must count, whichever is
 // the most popular, and leaving the prefix as it is must give the same pages.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEARCH_LIMITS } from '../../src/modules/search/resource-facets.js';
+import type { SEARCH_LIMITS } from '../../src/modules/search/resource-facets.js';
 import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
 import { createUser } from '../helpers/factories.js';
 import { createResource, moderate } from '../resources/helpers.js';
+import { withSearchLimits } from './search-limits.js';
 
 let t: TestApp;
 const ids = new Map<string, string>();
@@ -70,17 +71,8 @@ async function pageIds(search: string, limit: number, page = 1): Promise<string[
   return (response.json() as { resources: Array<{ id: string }> }).resources.map((r) => r.id);
 }
 
-async function withLimits(limits: Partial<typeof SEARCH_LIMITS>, run: () => Promise<void>): Promise<void> {
-  const saved = { ...SEARCH_LIMITS };
-  try {
-    Object.assign(SEARCH_LIMITS, limits);
-    t.clock.advance(5001);
-    await run();
-  } finally {
-    Object.assign(SEARCH_LIMITS, saved);
-    t.clock.advance(5001);
-  }
-}
+const withLimits = (limits: Partial<typeof SEARCH_LIMITS>, run: () => Promise<void>) =>
+  withSearchLimits(t.clock, limits, run);
 
 const SEARCHES = ['quest lan', 'lan', 'keep quest lan', 'quest keep la'];
 const FAVOURITES = ['Lanterns Quest', 'Landing Quest', 'Lantern Quest', 'Keep Lanterns Quest'];

@@ -8,9 +8,10 @@ import type { TestUser } from '../helpers/factories.js';
 import { expectError } from '../helpers/http.js';
 import { moderate } from '../resources/helpers.js';
 import type { ResourceBody } from '../resources/helpers.js';
-import { SEARCH_LIMITS } from '../../src/modules/search/resource-facets.js';
+import type { SEARCH_LIMITS } from '../../src/modules/search/resource-facets.js';
 import { buildCorpus, matches, wordsOf } from './resources-corpus.js';
 import type { Corpus, CorpusEntry } from './resources-corpus.js';
+import { withSearchLimits } from './search-limits.js';
 
 interface Meta {
   total: number;
@@ -44,21 +45,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => t.close());
 
-/**
- * Runs with SEARCH_LIMITS changed (to reach a plan or an inexact path with a small corpus), then restores them;
- * the clock moves past the page cache's 5 s on both sides so no page answers from the other limits.
- */
-async function withLimits(limits: Partial<typeof SEARCH_LIMITS>, run: () => Promise<void>): Promise<void> {
-  const saved = { ...SEARCH_LIMITS };
-  try {
-    Object.assign(SEARCH_LIMITS, limits);
-    t.clock.advance(5001);
-    await run();
-  } finally {
-    Object.assign(SEARCH_LIMITS, saved);
-    t.clock.advance(5001);
-  }
-}
+const withLimits = (limits: Partial<typeof SEARCH_LIMITS>, run: () => Promise<void>) =>
+  withSearchLimits(t.clock, limits, run);
 
 async function list(query: string): Promise<Catalogue> {
   const response = await t.app.inject({ method: 'GET', url: `/resources?${query}` });
