@@ -79,7 +79,7 @@ export const tsQueryText = (query: SearchQuery): string => tsQuery(query);
 /**
  * PostgreSQL tsquery text of the words alone, as `words` says, for the name's own vector (migration 0028):
  * `epic | tre:*`. `completions`: the name words the last word typed as a prefix completes to (name-words.ts
- * nameCompletions), written out in its place (`epic | (tree | trees)`) when there are any.
+ * withNameCompletions), written out in its place (`epic | (tree | trees)`) when there are any.
  */
 export function tsWordsText(query: SearchQuery, words: WordsIn, completions?: string[]): string {
   const operands = query.terms.map((term, index) => {

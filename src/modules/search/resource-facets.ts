@@ -48,7 +48,7 @@ export const SEARCH_LIMITS = {
   scanRows: 5_000,
   /**
    * PostgreSQL, relevance's name tiers: a last word typed as a prefix is written out as the name words it
-   * completes to when they are at most this many (search/name-words.ts nameCompletions); past it, the prefix.
+   * completes to when they are at most this many (search/name-words.ts withNameCompletions); past it, the prefix.
    */
   nameCompletions: 32,
 };

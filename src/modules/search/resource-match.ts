@@ -25,7 +25,7 @@ export interface SearchMatch {
   documents?: string;
   /**
    * PostgreSQL: the name words the last word, typed as a prefix, completes to (search/name-words.ts
-   * nameCompletions), when there are few. The name's GIN index collects every name with a word of a prefix
+   * withNameCompletions), when there are few. The name's GIN index collects every name with a word of a prefix
    * before it intersects anything (`epic:*`, a word in 18% of names at 1M: 49 ms alone, 231 ms for three words'
    * pairs); given the words themselves it skips through their lists (3 and 10 ms).
    */
