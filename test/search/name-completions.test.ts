@@ -13,7 +13,7 @@ import { withSearchLimits } from './search-limits.js';
 let t: TestApp;
 const ids = new Map<string, string>();
 
-/** Names whose words start with `lan` in three ways, with the other words of the searches around them. */
+/** Names whose words start with `lan` in four ways (lantern, lanterns, landing, lane), with the other words of the searches around them. */
 const NAMES = [
   'Lantern Quest',
   'Lanterns Quest',
