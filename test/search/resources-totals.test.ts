@@ -141,6 +141,10 @@ const FILTERS: Filter[] = [
   { versions: ['1.2'] },
   { versions: ['1.0'], type: 'WORLD' },
   { versions: ['1.0', '1.2'], type: 'WORLD' },
+  // A type, a tag and versions: SQLite sizes the driving list by the link rows it reads (the tag's of the type,
+  // the versions' of every type).
+  { tags: ['combat'], versions: ['1.0', '1.2'], type: 'MOD' },
+  { tags: ['combat', 'horror'], versions: ['1.1'], type: 'WORLD' },
   { categories: ['utility'] },
   { categories: ['gameplay'] },
   { categories: ['utility'], type: 'PLUGIN' },
