@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ftsMatch, tsQueryText } from '../../src/modules/search/match.js';
 import { rebuildResourceSearch } from '../../src/modules/search/rebuild.js';
+import { facetTermOf, parseFacetKeys } from '../../src/modules/search/resource-facet-keys.js';
 import { resourceDocument, selectResourceSources } from '../../src/modules/search/resource-documents.js';
 import { indexText, parseSearch } from '../../src/modules/search/text.js';
 import { buildTestApp } from '../helpers/app.js';
@@ -58,6 +59,15 @@ async function matches(query: string): Promise<string[]> {
   return rows.rows.map((row) => row.resource_id).sort();
 }
 
+/** The ids GET /resources lists for a query string, with its total checked against them. */
+async function listed(query: string): Promise<string[]> {
+  const response = await t.app.inject({ method: 'GET', url: `/resources?${query}&limit=50` });
+  expect(response.statusCode, response.body).toBe(200);
+  const body = response.json() as { resources: Array<{ id: string }>; meta: { total: number } };
+  expect(body.meta.total).toBe(body.resources.length);
+  return body.resources.map((resource) => resource.id).sort();
+}
+
 const documentOf = (id: string) =>
   db()
     .selectFrom('resource_search')
@@ -96,6 +106,19 @@ async function expectIndexInStep(): Promise<void> {
       .map((row) => [[row.facet, row.scope, row.value].join('|'), Number(row.resource_count)]),
   );
   expect(kept).toEqual(counted);
+  if (dialect() === 'postgres') {
+    // The facet terms of each tsvector (migration 0030) are its facet keys, as the filters' tsqueries spell them.
+    const terms = await sql<{ resource_id: string; terms: string[] }>`
+      select resource_id, array(select lexeme from unnest(document) where lexeme like '#%' order by lexeme) as terms
+      from resource_search`.execute(db());
+    const wanted = new Map(
+      expected.map((document) => [
+        document.resource_id,
+        parseFacetKeys(document.facet_keys).map(facetTermOf).sort(),
+      ]),
+    );
+    expect(new Map(terms.rows.map((row) => [row.resource_id, [...row.terms].sort()]))).toEqual(wanted);
+  }
   if (dialect() === 'sqlite') {
     await sql`insert into resource_search_fts(resource_search_fts, rank) values ('integrity-check', 1)`.execute(
       db(),
@@ -170,6 +193,12 @@ describe('edits', () => {
     expect(await matches(`${name} ${first.name}`)).toEqual([]);
     expect(await matches(`${name} ${second.name}`)).toEqual([resource.id]);
     expect(await matches(`${name} ${modCategory().name}`)).toEqual([resource.id]);
+    // Searched with the filters (on PostgreSQL the documents' facet terms answer them): the new values only.
+    expect(await listed(`search=${name}&tags=${first.slug}`)).toEqual([]);
+    expect(await listed(`search=${name}&tags=${first.slug}&type=MOD`)).toEqual([]);
+    expect(await listed(`search=${name}&tags=${second.slug}&type=MOD`)).toEqual([resource.id]);
+    expect(await listed(`search=${name}&tags=${second.slug}&type=WORLD`)).toEqual([]);
+    expect(await listed(`search=${name}&categories=${modCategory().slug}`)).toEqual([resource.id]);
   });
 
   it('a PATCH that fails (an unknown tag id: 400) leaves the document as it was', async () => {

@@ -33,6 +33,7 @@ import { typeSortIndexes } from './migrations/0026_type_sort_indexes.js';
 import { resourceNameWords } from './migrations/0027_resource_name_words.js';
 import { relevanceIndexes } from './migrations/0028_relevance_indexes.js';
 import { tagLinkTypes } from './migrations/0029_tag_link_types.js';
+import { documentFacetTerms } from './migrations/0030_document_facet_terms.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -73,6 +74,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0027_resource_name_words': resourceNameWords,
   '0028_relevance_indexes': relevanceIndexes,
   '0029_tag_link_types': tagLinkTypes,
+  '0030_document_facet_terms': documentFacetTerms,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

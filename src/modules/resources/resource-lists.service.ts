@@ -21,16 +21,21 @@ import {
 import type { FacetRequest, Facets } from '../search/resource-facets.js';
 import { nameTiers, topTier } from '../search/resource-match.js';
 import type { SearchMatch } from '../search/resource-match.js';
-import { countMatches, smallestCatalogList, withDocuments } from '../search/resource-totals.js';
+import {
+  countMatches,
+  smallestCatalogList,
+  withDocuments,
+  withFacetTerms,
+} from '../search/resource-totals.js';
 import type { Total } from '../search/resource-totals.js';
 import { correctedSearch, withNameCompletions } from '../search/name-words.js';
 import { trigramIndexSchema } from '../search/resource-trigram.js';
 import { parseSearch } from '../search/text.js';
 import type { SearchQuery } from '../search/text.js';
 import { resolveCategoryFilter, resolveGameVersionFilter, resolveTagFilter } from './resource-links.repo.js';
+import { isSearchAlone } from './catalog-lists.js';
 import {
   countResources,
-  isSearchAlone,
   listApprovedPage,
   listByPopularity,
   listByRelevance,
@@ -151,18 +156,14 @@ export function createResourceListsService(deps: {
     page: Page,
     facets?: { facets: Facets; exact: boolean },
   ): CataloguePage {
-    const { offset } = pageOf(page);
     const meta: CatalogueMeta = {
       total: total.total,
       limit: page.limit,
-      offset,
+      offset: pageOf(page).offset,
       page: page.page,
       totalExact: total.exact,
     };
-    if (facets !== undefined) {
-      meta.facets = facets.facets;
-      meta.facetsExact = facets.exact;
-    }
+    if (facets !== undefined) Object.assign(meta, { facets: facets.facets, facetsExact: facets.exact });
     return { resources: rows.map((row) => toResourceListItem(row, urls)), total: total.total, meta };
   }
 
@@ -192,12 +193,13 @@ export function createResourceListsService(deps: {
 
   /** A search or catalog filters: the page, and the total and facets over every match. */
   async function matchedPage(
-    filter: ResourceFilter,
+    asked: ResourceFilter,
     sort: ResourceSort,
     page: Page,
     facets: FacetRequest[],
     exec: Kysely<DB> = db,
   ): Promise<CataloguePage> {
+    const filter = dialect === 'postgres' ? await withFacetTerms(exec, asked) : asked;
     const { limit, offset } = pageOf(page);
     const match = filter.match;
     const approved = () => readCounter(exec, dialect, statusCounter('APPROVED'));

@@ -6,6 +6,8 @@ import type { Expression, ExpressionBuilder, Kysely, RawBuilder, SqlBool, Transa
 import type { DialectName } from '../../core/db/database.js';
 import { prepared } from '../../core/db/prepared.js';
 import type { DB, ResourceStatus, ResourceType } from '../../core/db/schema.js';
+import { catalogLists, filterFacetTerms, linkIds, linkProbe } from './catalog-lists.js';
+import type { CatalogList } from './catalog-lists.js';
 import { matchCondition, popularity, relevanceOrder } from '../search/resource-match.js';
 import type { MatchPlan, SearchMatch } from '../search/resource-match.js';
 
@@ -126,74 +128,15 @@ export interface ResourceFilter {
    * smallestCatalogList chooses by the counters.
    */
   driver?: CatalogList['table'];
+  /**
+   * PostgreSQL, with a search: the type and catalog lists are read as the documents' facet terms in the search's
+   * GIN scan (migration 0030), not from the link tables; search/resource-totals.ts withFacetTerms decides.
+   */
+  facetTerms?: boolean;
   /** Already resolved to IDs; a resource matches when it has any of them. */
   tagIds?: string[];
   categoryIds?: string[];
   gameVersionIds?: string[];
-}
-
-/**
- * A catalog filter: the link table, its catalog column, the wanted values (any of them matches), the filter field
- * that holds them and the facet that counts them (search/resource-facet-keys.ts).
- */
-export interface CatalogList {
-  table: 'resource_tag_links' | 'resource_category_links' | 'resource_game_versions';
-  column: 'tag_id' | 'category_id' | 'game_version_id';
-  field: 'tagIds' | 'categoryIds' | 'gameVersionIds';
-  facet: 'tag' | 'category' | 'version';
-  ids: string[];
-  /**
-   * Tags with a type filter: the type their link rows carry (migration 0029), so that only that type's links
-   * are read. (A category belongs to one type already; game version links carry none.)
-   */
-  type?: ResourceType;
-}
-
-const CATALOG_LISTS = [
-  { table: 'resource_tag_links', column: 'tag_id', field: 'tagIds', facet: 'tag' },
-  { table: 'resource_category_links', column: 'category_id', field: 'categoryIds', facet: 'category' },
-  { table: 'resource_game_versions', column: 'game_version_id', field: 'gameVersionIds', facet: 'version' },
-] as const;
-
-/** The filter's catalog lists, tags first. */
-export function catalogLists(filter: ResourceFilter): CatalogList[] {
-  return CATALOG_LISTS.flatMap((list) => {
-    const ids = filter[list.field];
-    if (ids === undefined) return [];
-    return [
-      list.facet === 'tag' && filter.type !== undefined
-        ? { ...list, ids, type: filter.type }
-        : { ...list, ids },
-    ];
-  });
-}
-
-/** A search and nothing else (no type, no catalog list): its matches alone decide the total and the page. */
-export const isSearchAlone = (filter: ResourceFilter): boolean =>
-  filter.match !== undefined && filter.type === undefined && catalogLists(filter).length === 0;
-
-/** The ids of the resources linked to any of the list's values (of the list's type, when it has one). */
-function linkIds(eb: ExpressionBuilder<DB, 'resources'>, list: CatalogList) {
-  return eb
-    .selectFrom(`${list.table} as l` as 'resource_tag_links as l')
-    .select('l.resource_id')
-    .where(linkRowsOf(list));
-}
-
-/** SQL: the list's link rows `l` of its values (and type). */
-export function linkRowsOf(list: CatalogList): RawBuilder<SqlBool> {
-  const values = sql<SqlBool>`l.${sql.ref(list.column)} in (${sql.join(list.ids)})`;
-  return list.type === undefined ? values : sql<SqlBool>`${values} and l.resource_type = ${list.type}`;
-}
-
-/**
- * Whether the current `resources` row is linked to any of the list's values (one primary-key probe). `limit 1`
- * keeps it a correlated subquery: SQLite 3.51 otherwise may turn the EXISTS into a join that starts from the
- * link rows and returns a resource once per matching value (seen with two tags on a small table).
- */
-function linkProbe(list: CatalogList) {
-  return sql`select 1 from ${sql.table(list.table)} lp where lp.resource_id = resources.id
-    and lp.${sql.ref(list.column)} in (${sql.join(list.ids)}) limit 1`;
 }
 
 /** The filter as one condition on `resources`, shared by the list, its count and the feeds. */
@@ -237,11 +180,15 @@ export function resourceFilterCondition(
     conditions.push(eb('resources.owner_type', '=', filter.owner.type));
     conditions.push(eb('resources.owner_id', '=', filter.owner.id));
   }
+  const facets = filterFacetTerms(dialect, filter);
   if (filter.match !== undefined) {
     const plan = drivingList >= 0 ? 'scan' : filter.plan;
-    conditions.push(matchCondition(dialect, filter.match, plan));
+    conditions.push(
+      matchCondition(dialect, facets === undefined ? filter.match : { ...filter.match, facets }, plan),
+    );
   }
-  lists.forEach((list, index) => {
+  // (Left to the index when it has them.)
+  (facets === undefined ? lists : []).forEach((list, index) => {
     const probed = probe || (drivingList >= 0 && index !== drivingList);
     conditions.push(
       probed ? sql<SqlBool>`exists (${linkProbe(list)})` : eb('resources.id', 'in', linkIds(eb, list)),

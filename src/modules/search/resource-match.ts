@@ -30,6 +30,12 @@ export interface SearchMatch {
    * pairs); given the words themselves it skips through their lists (3 and 10 ms).
    */
   completions?: string[];
+  /**
+   * PostgreSQL: the filter's type and catalog values as the documents' facet terms (resource-facet-keys.ts
+   * facetTerms, migration 0030), a tsquery intersected with the words in the same GIN scan. Set by
+   * resourceFilterCondition, which then leaves those filters to the index; only for the whole document.
+   */
+  facets?: string;
 }
 
 /** Field weights of the text score: each is 3× the next. */
@@ -76,7 +82,8 @@ export function matchingResourceIds(dialect: DialectName, match: SearchMatch): R
     if (match.documents !== undefined) {
       return sql`select json_array_elements_text(${match.documents}::json) as resource_id`;
     }
-    const whole = sql`document @@ to_tsquery('simple', ${tsQueryText(match.query)})`;
+    const words = sql`to_tsquery('simple', ${tsQueryText(match.query)})`;
+    const whole = sql`document @@ ${match.facets === undefined ? words : sql`(${words} && ${match.facets}::tsquery)`}`;
     if (match.inName === undefined) return sql`select resource_id from resource_search where ${whole}`;
     // The name's own vector, under its own GIN index (0028): the document's GIN index holds words without their
     // weights, so `word:A` re-read every match's document (3.5 s at 1M for a word in 20% of documents). Every

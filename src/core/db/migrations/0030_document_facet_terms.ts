@@ -1,0 +1,50 @@
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { MigrationContext } from '../migrator.js';
+import { analyzeNewIndex } from './statistics.js';
+
+/** The weighted words of a document, as 0024 defined them. */
+const WORDS = sql`
+  setweight(to_tsvector('simple', name_text), 'A') ||
+  setweight(to_tsvector('simple', keywords_text), 'B') ||
+  setweight(to_tsvector('simple', body_text), 'C') ||
+  setweight(to_tsvector('simple', owner_text), 'D')`;
+
+/**
+ * PostgreSQL: each document's facet keys (its type, tags, categories and game versions, search/resource-facet-keys.ts)
+ * also become terms of its tsvector, `#facet/scope/value` (search/resource-match.ts facetTerms), so that a search
+ * with a type or catalog filters is one GIN scan intersecting the words with the filter's terms. Before, the
+ * search's matches and the catalog's link rows were joined, and the count probed one side row by row: at 1M a
+ * common word with `tags=flower&type=MOD` (137,943 resources) tested 94,065 documents to count 10,001, 1.5 s.
+ * A folded word is letters and digits only (search/text.ts), so no search word or prefix can reach a term that
+ * starts with `#`. The terms follow facet_keys, written in the same statement as the rest of the document. The
+ * column is recomputed for every document (a table rewrite: 4.5 min at 1M here). SQLite is unchanged.
+ */
+export function documentFacetTerms({ dialect }: MigrationContext) {
+  const redefine = async (db: Kysely<unknown>, document: ReturnType<typeof sql>) => {
+    // Dropping the column drops its GIN index; a generated column's expression cannot be altered on 15.
+    await sql`alter table resource_search drop column document`.execute(db);
+    await sql`alter table resource_search add column document tsvector generated always as (${document}) stored`.execute(
+      db,
+    );
+    await sql`create index resource_search_document_idx on resource_search using gin (document)`.execute(db);
+    await analyzeNewIndex(db, dialect, 'resource_search', 'resource_search_document_idx');
+  };
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      if (dialect !== 'postgres') return;
+      await sql`
+        create function resource_facet_terms(keys text) returns tsvector
+        language sql immutable parallel safe as $$
+          select array_to_tsvector(array(
+            select '#' || (k->>0) || '/' || (k->>1) || '/' || (k->>2) from json_array_elements(keys::json) k))
+        $$`.execute(db);
+      await redefine(db, sql`${WORDS} || resource_facet_terms(facet_keys)`);
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      if (dialect !== 'postgres') return;
+      await redefine(db, WORDS);
+      await sql`drop function resource_facet_terms(text)`.execute(db);
+    },
+  };
+}

@@ -1,0 +1,83 @@
+// The catalog filters of a resource list (tags, categories, game versions): their link tables, and how a
+// filter's lists are read, from the link rows or (PostgreSQL, with a search) as the documents' facet terms.
+import { sql } from 'kysely';
+import type { ExpressionBuilder, RawBuilder, SqlBool } from 'kysely';
+import type { DialectName } from '../../core/db/database.js';
+import type { DB, ResourceType } from '../../core/db/schema.js';
+import { facetTerms } from '../search/resource-facet-keys.js';
+import type { ResourceFilter } from './resource-views.repo.js';
+
+/**
+ * A catalog filter: the link table, its catalog column, the wanted values (any of them matches), the filter field
+ * that holds them and the facet that counts them (search/resource-facet-keys.ts).
+ */
+export interface CatalogList {
+  table: 'resource_tag_links' | 'resource_category_links' | 'resource_game_versions';
+  column: 'tag_id' | 'category_id' | 'game_version_id';
+  field: 'tagIds' | 'categoryIds' | 'gameVersionIds';
+  facet: 'tag' | 'category' | 'version';
+  ids: string[];
+  /**
+   * Tags with a type filter: the type their link rows carry (migration 0029), so that only that type's links
+   * are read. (A category belongs to one type already; game version links carry none.)
+   */
+  type?: ResourceType;
+}
+
+const CATALOG_LISTS = [
+  { table: 'resource_tag_links', column: 'tag_id', field: 'tagIds', facet: 'tag' },
+  { table: 'resource_category_links', column: 'category_id', field: 'categoryIds', facet: 'category' },
+  { table: 'resource_game_versions', column: 'game_version_id', field: 'gameVersionIds', facet: 'version' },
+] as const;
+
+/** The filter's catalog lists, tags first. */
+export function catalogLists(filter: ResourceFilter): CatalogList[] {
+  return CATALOG_LISTS.flatMap((list) => {
+    const ids = filter[list.field];
+    if (ids === undefined) return [];
+    return [
+      list.facet === 'tag' && filter.type !== undefined
+        ? { ...list, ids, type: filter.type }
+        : { ...list, ids },
+    ];
+  });
+}
+
+/** A search and nothing else (no type, no catalog list): its matches alone decide the total and the page. */
+export const isSearchAlone = (filter: ResourceFilter): boolean =>
+  filter.match !== undefined && filter.type === undefined && catalogLists(filter).length === 0;
+
+/** The ids of the resources linked to any of the list's values (of the list's type, when it has one). */
+export function linkIds(eb: ExpressionBuilder<DB, 'resources'>, list: CatalogList) {
+  return eb
+    .selectFrom(`${list.table} as l` as 'resource_tag_links as l')
+    .select('l.resource_id')
+    .where(linkRowsOf(list));
+}
+
+/** SQL: the list's link rows `l` of its values (and type). */
+export function linkRowsOf(list: CatalogList): RawBuilder<SqlBool> {
+  const values = sql<SqlBool>`l.${sql.ref(list.column)} in (${sql.join(list.ids)})`;
+  return list.type === undefined ? values : sql<SqlBool>`${values} and l.resource_type = ${list.type}`;
+}
+
+/**
+ * Whether the current `resources` row is linked to any of the list's values (one primary-key probe). `limit 1`
+ * keeps it a correlated subquery: SQLite 3.51 otherwise may turn the EXISTS into a join that starts from the
+ * link rows and returns a resource once per matching value (seen with two tags on a small table).
+ */
+export function linkProbe(list: CatalogList) {
+  return sql`select 1 from ${sql.table(list.table)} lp where lp.resource_id = resources.id
+    and lp.${sql.ref(list.column)} in (${sql.join(list.ids)}) limit 1`;
+}
+
+/**
+ * PostgreSQL, a search read from the whole document's index with filter.facetTerms: the type and the catalog
+ * lists as a tsquery of that index's facet terms, so that one GIN scan intersects them with the words.
+ */
+export function filterFacetTerms(dialect: DialectName, filter: ResourceFilter): string | undefined {
+  const { match } = filter;
+  if (dialect !== 'postgres' || filter.facetTerms !== true || match === undefined) return undefined;
+  if (filter.plan === 'scan' || match.inName !== undefined || match.documents !== undefined) return undefined;
+  return facetTerms(filter.type, catalogLists(filter));
+}
