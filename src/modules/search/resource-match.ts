@@ -32,8 +32,9 @@ export interface SearchMatch {
   completions?: string[];
   /**
    * PostgreSQL: the filter's type and catalog values as the documents' facet terms (resource-facet-keys.ts
-   * facetTerms, migration 0030), a tsquery intersected with the words in the same GIN scan. Set by
-   * resourceFilterCondition, which then leaves those filters to the index; only for the whole document.
+   * facetTerms, migration 0030), a tsquery intersected with the words in the same GIN scan. Set where
+   * resources/catalog-lists.ts filterFacetTerms allows it: by resourceFilterCondition (which then leaves those
+   * filters to the index) and by the count; only for the whole document.
    */
   facets?: string;
 }
