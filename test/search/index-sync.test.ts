@@ -16,6 +16,7 @@ import { createUser } from '../helpers/factories.js';
 import type { TestUser } from '../helpers/factories.js';
 import { expectError } from '../helpers/http.js';
 import { createResource, moderate, readCatalogs } from '../resources/helpers.js';
+import { listCatalogue } from './catalogue.js';
 import type { Catalogs, ResourceBody } from '../resources/helpers.js';
 
 let t: TestApp;
@@ -61,9 +62,7 @@ async function matches(query: string): Promise<string[]> {
 
 /** The ids GET /resources lists for a query string, with its total checked against them. */
 async function listed(query: string): Promise<string[]> {
-  const response = await t.app.inject({ method: 'GET', url: `/resources?${query}&limit=50` });
-  expect(response.statusCode, response.body).toBe(200);
-  const body = response.json() as { resources: Array<{ id: string }>; meta: { total: number } };
+  const body = await listCatalogue(t, `${query}&limit=50`);
   expect(body.meta.total).toBe(body.resources.length);
   return body.resources.map((resource) => resource.id).sort();
 }

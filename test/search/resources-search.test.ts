@@ -9,12 +9,7 @@ import { createUser } from '../helpers/factories.js';
 import type { TestUser } from '../helpers/factories.js';
 import { createResource, moderate, readCatalogs } from '../resources/helpers.js';
 import type { ResourceBody } from '../resources/helpers.js';
-
-interface Catalogue {
-  resources: ResourceBody[];
-  total: number;
-  meta: { total: number; totalExact: boolean; similar?: boolean };
-}
+import { listCatalogue } from './catalogue.js';
 
 const POSTGRES = process.env['TEST_DATABASE_URL'] !== undefined;
 
@@ -60,11 +55,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => t.close());
 
-async function list(query: string): Promise<Catalogue> {
-  const response = await t.app.inject({ method: 'GET', url: `/resources?${query}` });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json() as Catalogue;
-}
+const list = (query: string) => listCatalogue(t, query);
 const search = async (text: string, extra = '') =>
   (await list(`search=${encodeURIComponent(text)}&limit=100${extra}`)).resources.map((r) => r.name);
 const byRelevance = (text: string) => search(text, '&sortBy=relevance');

@@ -7,27 +7,11 @@ import { createUser } from '../helpers/factories.js';
 import type { TestUser } from '../helpers/factories.js';
 import { expectError } from '../helpers/http.js';
 import { moderate } from '../resources/helpers.js';
-import type { ResourceBody } from '../resources/helpers.js';
 import type { SEARCH_LIMITS } from '../../src/modules/search/resource-facets.js';
+import { listCatalogue } from './catalogue.js';
 import { buildCorpus, matches, wordsOf } from './resources-corpus.js';
 import type { Corpus, CorpusEntry } from './resources-corpus.js';
 import { withSearchLimits } from './search-limits.js';
-
-interface Meta {
-  total: number;
-  limit: number;
-  offset: number;
-  page: number;
-  totalExact: boolean;
-  facets?: Record<string, Record<string, number>>;
-  facetsExact?: boolean;
-  similar?: boolean;
-}
-interface Catalogue {
-  resources: ResourceBody[];
-  total: number;
-  meta: Meta;
-}
 
 let t: TestApp;
 let corpus: Corpus;
@@ -48,11 +32,7 @@ afterAll(async () => t.close());
 const withLimits = (limits: Partial<typeof SEARCH_LIMITS>, run: () => Promise<void>) =>
   withSearchLimits(t.clock, limits, run);
 
-async function list(query: string): Promise<Catalogue> {
-  const response = await t.app.inject({ method: 'GET', url: `/resources?${query}` });
-  expect(response.statusCode, `${query}: ${response.body}`).toBe(200);
-  return response.json() as Catalogue;
-}
+const list = (query: string) => listCatalogue(t, query);
 
 interface Filter {
   search?: string;
