@@ -1,18 +1,9 @@
-// GET /resources as the search tests read it: the answer's shape, and a helper that asserts a 200.
+// GET /resources as the search tests read it: the answer's shape (its meta as the service builds it), and a
+// helper that asserts a 200.
 import { expect } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
+import type { CatalogueMeta } from '../../src/modules/resources/resource-lists.service.js';
 import type { ResourceBody } from '../resources/helpers.js';
-
-export interface CatalogueMeta {
-  total: number;
-  limit: number;
-  offset: number;
-  page: number;
-  totalExact: boolean;
-  facets?: Record<string, Record<string, number>>;
-  facetsExact?: boolean;
-  similar?: boolean;
-}
 
 export interface Catalogue {
   resources: ResourceBody[];
