@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultPoolSize } from '../../src/config-database.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { openDatabase } from '../../src/core/db/database.js';
 import { awardOk, createBadge } from '../badges/helpers.js';
 import type { BadgeBody } from '../badges/helpers.js';
 import { buildTestApp } from '../helpers/app.js';
@@ -177,22 +178,51 @@ describe('DATABASE_WORK_MEM_MB', () => {
         expect(database.pool).toBeUndefined();
         return;
       }
-      // Both connections of the pool at once: each was set when it connected, before its first query.
+      // Both connections of the pool at once: each was set when it connected, before its first query. The
+      // URL's own server options (the test's schema, test/helpers/app.ts) are kept beside it.
       const shown = await Promise.all(
         [0, 1].map(() =>
-          database.pool!.query<{ work_mem: string }>(
-            'select pg_sleep(0.05), current_setting($1) as work_mem',
-            ['work_mem'],
+          database.pool!.query<{ work_mem: string; search_path: string }>(
+            `select pg_sleep(0.05), current_setting('work_mem') as work_mem,
+              current_setting('search_path') as search_path`,
           ),
         ),
       );
       expect(shown.map((result) => result.rows[0]!.work_mem)).toEqual(['24MB', '24MB']);
+      const schema = new URL(tuned.app.context.config.databaseUrl!).searchParams.get('options');
+      expect(shown.map((result) => `-c search_path=${result.rows[0]!.search_path}`)).toEqual([
+        schema,
+        schema,
+      ]);
       expect(database.pool!.totalCount).toBe(2);
       expect((await tuned.app.inject({ method: 'GET', url: '/resources?search=anything' })).statusCode).toBe(
         200,
       );
     } finally {
       await tuned.close();
+    }
+  });
+
+  it('keeps the server options of PGOPTIONS when the URL sets none', async () => {
+    const base = process.env['TEST_DATABASE_URL'];
+    if (base === undefined) return;
+    const before = process.env['PGOPTIONS'];
+    process.env['PGOPTIONS'] = '-c statement_timeout=4321';
+    const database = openDatabase({
+      databaseUrl: base,
+      dataDir: '',
+      sqliteSynchronous: 'FULL',
+      databaseWorkMemMb: 40,
+    });
+    try {
+      const shown = await database.pool!.query<{ work_mem: string; statement_timeout: string }>(
+        `select current_setting('work_mem') as work_mem, current_setting('statement_timeout') as statement_timeout`,
+      );
+      expect(shown.rows[0]).toEqual({ work_mem: '40MB', statement_timeout: '4321ms' });
+    } finally {
+      if (before === undefined) delete process.env['PGOPTIONS'];
+      else process.env['PGOPTIONS'] = before;
+      await database.destroy();
     }
   });
 });

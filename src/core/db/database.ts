@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { LogEvent } from 'kysely';
 import pg from 'pg';
+import { parseIntoClientConfig } from 'pg-connection-string';
 import { DEFAULT_WORK_MEM_MB } from '../../config-database.js';
 import type { Config } from '../../config.js';
 import type { DB } from './schema.js';
@@ -105,13 +106,15 @@ function namedStatements(pool: pg.Pool) {
   };
 }
 
-/** Every new pooled connection sets work_mem before its first query (the client runs its queries in order). */
-function setWorkMem(pool: pg.Pool, megabytes: number): pg.Pool {
-  pool.on('connect', (client) => {
-    // A connection lost meanwhile fails this and the query behind it; the pool's error listener has it.
-    client.query(`set work_mem = '${megabytes}MB'`).catch(() => {});
-  });
-  return pool;
+/**
+ * The pool's connection settings: the URL's, with `-c work_mem=…` added to the server options the connection
+ * starts with (the URL's own `options`, else PGOPTIONS, are kept: pg would let either replace ours). A `SET` on
+ * each new connection relied on pg queueing it ahead of the first query, which pg 8.23 deprecates.
+ */
+function connectionConfig(url: string, workMemMb: number): pg.ClientConfig {
+  const config = parseIntoClientConfig(url);
+  const own = config.options ?? process.env['PGOPTIONS'];
+  return { ...config, options: [own, `-c work_mem=${workMemMb}MB`].filter(Boolean).join(' ') };
 }
 
 export function openDatabase(
@@ -123,16 +126,13 @@ export function openDatabase(
   const url = config.databaseUrl;
   if (url !== undefined && /^postgres(ql)?:\/\//.test(url)) {
     const pool = surviveConnectionLoss(
-      setWorkMem(
-        new pg.Pool({
-          connectionString: url,
-          // DATABASE_POOL_SIZE (config.ts: its default follows the CPU count); 10 where no config is at hand.
-          max: config.databasePoolSize ?? 10,
-          types: pgTypes,
-          connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
-        }),
-        config.databaseWorkMemMb ?? DEFAULT_WORK_MEM_MB,
-      ),
+      new pg.Pool({
+        ...connectionConfig(url, config.databaseWorkMemMb ?? DEFAULT_WORK_MEM_MB),
+        // DATABASE_POOL_SIZE (config.ts: its default follows the CPU count); 10 where no config is at hand.
+        max: config.databasePoolSize ?? 10,
+        types: pgTypes,
+        connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+      }),
     );
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
     registerHotReads(db, timedHotReads(namedStatements(pool), options.observeQuery));
