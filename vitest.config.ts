@@ -22,24 +22,56 @@ const STORAGE_INDEPENDENT_PROCESSES = ['test/webhooks/crash.test.ts'];
 // Search stores no files: under test:s3 (SQLite, S3 storage) these would repeat the default run's work exactly.
 const STORAGE_INDEPENDENT_SUITES = ['test/search/**', 'test/core/change-signal.test.ts'];
 
+// Files that count the statements a request runs. On PostgreSQL a kept answer is served while the cluster's
+// snapshot has not moved (src/core/db/pg-change-signal.ts): another file writing at the same moment makes it
+// render again, and count more. Under test:pg they run after the others, one at a time.
+const STATEMENT_COUNTING = [
+  'test/core/change-signal.test.ts',
+  'test/core/change-signal.pg.test.ts',
+  'test/moderation/queue-position-statements.test.ts',
+  'test/platform/lean-reads.test.ts',
+  'test/versions/dependencies/queries.test.ts',
+  'test/versions/lookup/lookup.test.ts',
+  'test/versions/lookup/updates.test.ts',
+];
+
+const INCLUDE = ['test/**/*.test.ts', 'src/**/*.test.ts'];
+const EXCLUDE = [
+  ...configDefaults.exclude,
+  // *.pg.test.ts need a PostgreSQL server they can disturb (npm run test:pg sets TEST_DATABASE_URL).
+  ...(pg ? [] : ['test/**/*.pg.test.ts']),
+  ...(pg || s3 ? PINNED_TO_THEIR_OWN_SETUP : []),
+  ...(s3 ? [...STORAGE_INDEPENDENT_PROCESSES, ...STORAGE_INDEPENDENT_SUITES] : []),
+];
+
+const shared = {
+  environment: 'node',
+  pool: 'forks' as const,
+  // One more test file at a time than there are cores (vitest's default is one fewer): most of a file's time is
+  // spent importing the app and waiting on databases, sockets and child processes, not on the CPU. On 2 cores
+  // the default ran one file at a time, and CI's three suites took 72 min; 3 at once, the SQLite suite took 8.4.
+  maxWorkers: availableParallelism() + 1,
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  setupFiles: ['test/setup.ts'],
+};
+
 export default defineConfig({
-  test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    // *.pg.test.ts need a PostgreSQL server they can disturb (npm run test:pg sets TEST_DATABASE_URL).
-    exclude: [
-      ...configDefaults.exclude,
-      ...(pg ? [] : ['test/**/*.pg.test.ts']),
-      ...(pg || s3 ? PINNED_TO_THEIR_OWN_SETUP : []),
-      ...(s3 ? [...STORAGE_INDEPENDENT_PROCESSES, ...STORAGE_INDEPENDENT_SUITES] : []),
-    ],
-    environment: 'node',
-    pool: 'forks',
-    // One more test file at a time than there are cores (vitest's default is one fewer): most of a file's time is
-    // spent importing the app and waiting on databases, sockets and child processes, not on the CPU. On 2 cores
-    // the default ran one file at a time, and CI's three suites took 72 min; 3 at once, the SQLite suite took 8.4.
-    maxWorkers: availableParallelism() + 1,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    setupFiles: ['test/setup.ts'],
-  },
+  test: pg
+    ? {
+        projects: [
+          { test: { ...shared, name: 'pg', include: INCLUDE, exclude: [...EXCLUDE, ...STATEMENT_COUNTING] } },
+          {
+            test: {
+              ...shared,
+              name: 'pg (statement counts, alone)',
+              include: STATEMENT_COUNTING,
+              exclude: EXCLUDE,
+              maxWorkers: 1,
+              sequence: { groupOrder: 1 },
+            },
+          },
+        ],
+      }
+    : { ...shared, include: INCLUDE, exclude: EXCLUDE },
 });
