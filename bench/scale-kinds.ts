@@ -6,7 +6,8 @@
 //
 // Environment: DB (a database URL: sqlite:<file> or postgres://…, required), SEED (URL generator seed, 5),
 // TAGS (comma-separated tag slugs for the kinds that filter by tag; by default the seeded tags, drawn as
-// bench:scale draws them; the fourth and fifth sessions' pairs pinned exploration,decoration,economy).
+// bench:scale draws them; the fourth and fifth sessions' pairs pinned exploration,decoration,economy), SUFFIX
+// (appended to every URL, e.g. `&sortBy=relevance` or `&facets=tags,type`: a kind's variant).
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { distinctUrls, queryContext, queryKinds } from './scale/queries.js';
@@ -44,7 +45,10 @@ if (kind === undefined) {
   await app.close();
   process.exit(2);
 }
-const urls = distinctUrls(kind, Number(countArg ?? 150), prng(Number(process.env['SEED'] ?? 5)));
+const suffix = process.env['SUFFIX'] ?? '';
+const urls = distinctUrls(kind, Number(countArg ?? 150), prng(Number(process.env['SEED'] ?? 5))).map(
+  (url) => `${url}${suffix}`,
+);
 const timings: Array<{ ms: number; url: string; total: number | undefined }> = [];
 for (const url of urls) {
   const started = performance.now();

@@ -6,8 +6,10 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ftsMatch, tsQueryText } from '../../src/modules/search/match.js';
+import { ftsFacetTerms } from '../../src/core/db/migrations/0031_fts_facet_terms.js';
 import { rebuildResourceSearch } from '../../src/modules/search/rebuild.js';
-import { facetTermOf, parseFacetKeys } from '../../src/modules/search/resource-facet-keys.js';
+import { facetTermOf, ftsFacetTermOf, parseFacetKeys } from '../../src/modules/search/resource-facet-keys.js';
+import type { FacetKey } from '../../src/modules/search/resource-facet-keys.js';
 import { resourceDocument, selectResourceSources } from '../../src/modules/search/resource-documents.js';
 import { indexText, parseSearch } from '../../src/modules/search/text.js';
 import { buildTestApp } from '../helpers/app.js';
@@ -86,7 +88,12 @@ async function expectIndexInStep(): Promise<void> {
   const expected = sources.map(resourceDocument).sort((a, b) => a.resource_id.localeCompare(b.resource_id));
   const actual = stored
     .map(({ doc_id: _doc, ...rest }) => {
-      const { document: _vector, ...columns } = rest as typeof rest & { document?: unknown };
+      // The index's own columns: PostgreSQL's tsvector, SQLite's facet terms (both checked below).
+      const {
+        document: _vector,
+        facet_terms: _terms,
+        ...columns
+      } = rest as typeof rest & { document?: unknown; facet_terms?: unknown };
       return columns;
     })
     .sort((a, b) => a.resource_id.localeCompare(b.resource_id));
@@ -105,24 +112,43 @@ async function expectIndexInStep(): Promise<void> {
       .map((row) => [[row.facet, row.scope, row.value].join('|'), Number(row.resource_count)]),
   );
   expect(kept).toEqual(counted);
-  if (dialect() === 'postgres') {
-    // The facet terms of each tsvector (migration 0030) are its facet keys, as the filters' tsqueries spell them.
-    const terms = await sql<{ resource_id: string; terms: string[] }>`
-      select resource_id, array(select lexeme from unnest(document) where lexeme like '#%' order by lexeme) as terms
-      from resource_search`.execute(db());
-    const wanted = new Map(
-      expected.map((document) => [
-        document.resource_id,
-        parseFacetKeys(document.facet_keys).map(facetTermOf).sort(),
-      ]),
-    );
-    expect(new Map(terms.rows.map((row) => [row.resource_id, [...row.terms].sort()]))).toEqual(wanted);
-  }
+  // The facet terms of each document's index entry (migrations 0030, 0031) are its facet keys, as the filters'
+  // queries spell them (FTS5 folds a token's case, as it folds the query's).
+  const spelt = dialect() === 'postgres' ? facetTermOf : (key: FacetKey) => ftsFacetTermOf(key).toLowerCase();
+  const wanted = new Map(
+    expected.map((document) => [document.resource_id, parseFacetKeys(document.facet_keys).map(spelt).sort()]),
+  );
+  expect(await indexedFacetTerms()).toEqual(wanted);
   if (dialect() === 'sqlite') {
     await sql`insert into resource_search_fts(resource_search_fts, rank) values ('integrity-check', 1)`.execute(
       db(),
     );
   }
+}
+
+/** Each document's facet terms as its full-text index holds them. */
+async function indexedFacetTerms(): Promise<Map<string, string[]>> {
+  let rows: Array<{ resource_id: string; term: string }>;
+  if (dialect() === 'postgres') {
+    rows = (
+      await sql<{ resource_id: string; term: string }>`
+        select resource_id, lexeme as term from resource_search, unnest(document) where lexeme like '#%'`.execute(
+        db(),
+      )
+    ).rows;
+  } else {
+    await sql`create virtual table if not exists temp.indexed_terms
+      using fts5vocab(main, resource_search_fts, instance)`.execute(db());
+    rows = (
+      await sql<{ resource_id: string; term: string }>`
+        select s.resource_id, v.term from temp.indexed_terms v join resource_search s on s.doc_id = v.doc
+        where v.col = 'facet_terms'`.execute(db())
+    ).rows;
+  }
+  const terms = new Map<string, string[]>();
+  for (const row of rows) terms.set(row.resource_id, [...(terms.get(row.resource_id) ?? []), row.term]);
+  for (const list of terms.values()) list.sort();
+  return terms;
 }
 
 async function patch(id: string, payload: Record<string, unknown>, as: TestUser = owner) {
@@ -192,7 +218,7 @@ describe('edits', () => {
     expect(await matches(`${name} ${first.name}`)).toEqual([]);
     expect(await matches(`${name} ${second.name}`)).toEqual([resource.id]);
     expect(await matches(`${name} ${modCategory().name}`)).toEqual([resource.id]);
-    // Searched with the filters (on PostgreSQL the documents' facet terms answer them): the new values only.
+    // Searched with the filters (the documents' facet terms answer them): the new values only.
     expect(await listed(`search=${name}&tags=${first.slug}`)).toEqual([]);
     expect(await listed(`search=${name}&tags=${first.slug}&type=MOD`)).toEqual([]);
     expect(await listed(`search=${name}&tags=${second.slug}&type=MOD`)).toEqual([resource.id]);
@@ -433,4 +459,21 @@ describe('rebuild', () => {
       expect(await matches(name)).toEqual([resource.id]);
     },
   );
+});
+
+describe('documents written before migration 0031', () => {
+  it('get their facet terms when it runs (SQLite: the FTS5 index is rebuilt), and answer searches with filters', async () => {
+    const name = word('lagoon');
+    const tag = catalogs.tags[3]!;
+    const resource = await approvedResource({ name: `Reef ${name}`, tagIds: [tag.id] });
+    const { db: database, dialect: kind } = t.app.context.database;
+    const migration = ftsFacetTerms({ dialect: kind, ts: kind === 'postgres' ? 'timestamptz' : 'text' });
+    await migration.down!(database as never);
+    await migration.up(database as never);
+    // Written behind the application's back: kept pages expire within 5 s.
+    t.clock.advance(5001);
+    expect(await listed(`search=${name}&tags=${tag.slug}&type=MOD`)).toEqual([resource.id]);
+    expect(await listed(`search=${name}&tags=${tag.slug}&type=WORLD`)).toEqual([]);
+    expect(await listed(`search=${name}&type=MOD&sortBy=relevance`)).toEqual([resource.id]);
+  });
 });

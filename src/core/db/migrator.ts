@@ -34,6 +34,7 @@ import { resourceNameWords } from './migrations/0027_resource_name_words.js';
 import { relevanceIndexes } from './migrations/0028_relevance_indexes.js';
 import { tagLinkTypes } from './migrations/0029_tag_link_types.js';
 import { documentFacetTerms } from './migrations/0030_document_facet_terms.js';
+import { ftsFacetTerms } from './migrations/0031_fts_facet_terms.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -75,6 +76,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0028_relevance_indexes': relevanceIndexes,
   '0029_tag_link_types': tagLinkTypes,
   '0030_document_facet_terms': documentFacetTerms,
+  '0031_fts_facet_terms': ftsFacetTerms,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

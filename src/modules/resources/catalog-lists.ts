@@ -1,5 +1,5 @@
 // The catalog filters of a resource list (tags, categories, game versions): their link tables, and how a
-// filter's lists are read, from the link rows or (PostgreSQL, with a search) as the documents' facet terms.
+// filter's lists are read, from the link rows or (with a search) as the documents' facet terms.
 import { sql } from 'kysely';
 import type { ExpressionBuilder, RawBuilder, SqlBool } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
@@ -72,12 +72,18 @@ export function linkProbe(list: CatalogList) {
 }
 
 /**
- * PostgreSQL, a search read from the whole document's index with filter.facetTerms: the type and the catalog
- * lists as a tsquery of that index's facet terms, so that one GIN scan intersects them with the words.
+ * A search read from the whole document's index with filter.facetTerms: the type and the catalog lists as a query
+ * of that index's facet terms (a tsquery on PostgreSQL, FTS5 on SQLite), so that one index scan intersects them
+ * with the words. A match whose documents were already read carries the terms they were read with, if any
+ * (search/resource-totals.ts countMatches): those documents are the filter's matches.
  */
 export function filterFacetTerms(dialect: DialectName, filter: ResourceFilter): string | undefined {
   const { match } = filter;
-  if (dialect !== 'postgres' || filter.facetTerms !== true || match === undefined) return undefined;
-  if (filter.plan === 'scan' || match.inName !== undefined || match.documents !== undefined) return undefined;
-  return facetTerms(filter.type, catalogLists(filter));
+  // A scan tests each row's text alone (search/resource-match.ts textMatch): the lists stay conditions.
+  if (match === undefined || filter.plan === 'scan') return undefined;
+  if (match.documents !== undefined) return match.facets;
+  if (filter.facetTerms !== true) return undefined;
+  // PostgreSQL reads words in the name from the name's own index (search/resource-match.ts), without the terms.
+  if (match.inName !== undefined && dialect === 'postgres') return undefined;
+  return facetTerms(dialect, filter.type, catalogLists(filter));
 }

@@ -199,7 +199,7 @@ export function createResourceListsService(deps: {
     facets: FacetRequest[],
     exec: Kysely<DB> = db,
   ): Promise<CataloguePage> {
-    const filter = dialect === 'postgres' ? await withFacetTerms(exec, asked) : asked;
+    const filter = await withFacetTerms(exec, dialect, asked);
     const { limit, offset } = pageOf(page);
     const match = filter.match;
     const approved = () => readCounter(exec, dialect, statusCounter('APPROVED'));
@@ -270,9 +270,7 @@ export function createResourceListsService(deps: {
         );
       const tests = !scored && match !== undefined && (await scanPays(total, offset + limit, walked));
       const walk = !scored && (!total.exact || (await walkPays(total.total, offset + limit, approved)));
-      // A driving list means the search's matches outnumber it: a walk tests rows rather than reading them all.
-      const walkTests = walk && match !== undefined && driver !== undefined;
-      const plan = tests || walkTests ? 'scan' : walk ? 'walk' : 'gather';
+      const plan = tests ? 'scan' : walk ? 'walk' : 'gather';
       // Gathered: from the documents the count read, when it read them (a search alone, counted exactly).
       const read = withDocuments(gathered, total);
       const rows = await listRows(plan === 'gather' ? read : { ...filter, plan });

@@ -123,14 +123,13 @@ export interface ResourceFilter {
    */
   plan?: MatchPlan;
   /**
-   * SQLite, gathering: the catalog list whose link rows drive (the others probe, a search tests each row's text);
-   * without a search by default the first, with one none (the matches drive). search/resource-totals.ts
-   * smallestCatalogList chooses by the counters.
+   * SQLite, gathering without a search: the catalog list whose link rows drive (the others probe), by default
+   * the first; search/resource-totals.ts smallestCatalogList chooses by the counters.
    */
   driver?: CatalogList['table'];
   /**
-   * PostgreSQL, with a search: the type and catalog lists are read as the documents' facet terms in the search's
-   * GIN scan (migration 0030), not from the link tables; search/resource-totals.ts withFacetTerms decides.
+   * With a search: the type and catalog lists are read as the documents' facet terms in the search's full-text
+   * scan (migrations 0030, 0031), not from the link tables; search/resource-totals.ts withFacetTerms decides.
    */
   facetTerms?: boolean;
   /** Already resolved to IDs; a resource matches when it has any of them. */
@@ -151,13 +150,13 @@ export function resourceFilterCondition(
   // Walking: each row of the sort index is checked against its own link rows (the link tables' primary keys
   // start with resource_id), instead of SQLite first listing every linked id (measured at 100k, the most used
   // tag, page 8 by date: 74 ms → 1 ms).
-  // Gathering without a search, one catalog list drives and the others probe; with a search, SQLite chooses
-  // between the matches and the lists (a probe per match of a common word cost more: 68 → 109 ms p50 at 100k).
+  // Gathering without a search, one catalog list drives (filter.driver, else the first) and the others probe;
+  // with a search, its matches drive (a probe per match of a common word cost more: 68 → 109 ms p50 at 100k), or
+  // the lists are its facet terms.
   const probe = (filter.plan === 'walk' || filter.plan === 'scan') && dialect === 'sqlite';
   const lists = catalogLists(filter);
-  // A search with a driving list (search/resource-totals.ts smallestCatalogList) is tested row by row.
   const drivingList =
-    !gather || (filter.match !== undefined && filter.driver === undefined)
+    !gather || filter.match !== undefined
       ? -1
       : Math.max(
           0,
@@ -182,9 +181,8 @@ export function resourceFilterCondition(
   }
   const facets = filterFacetTerms(dialect, filter);
   if (filter.match !== undefined) {
-    const plan = drivingList >= 0 ? 'scan' : filter.plan;
     conditions.push(
-      matchCondition(dialect, facets === undefined ? filter.match : { ...filter.match, facets }, plan),
+      matchCondition(dialect, facets === undefined ? filter.match : { ...filter.match, facets }, filter.plan),
     );
   }
   // (Left to the index when it has them.)

@@ -31,10 +31,11 @@ export interface SearchMatch {
    */
   completions?: string[];
   /**
-   * PostgreSQL: the filter's type and catalog values as the documents' facet terms (resource-facet-keys.ts
-   * facetTerms, migration 0030), a tsquery intersected with the words in the same GIN scan. Set where
-   * resources/catalog-lists.ts filterFacetTerms allows it: by resourceFilterCondition (which then leaves those
-   * filters to the index) and by the count; only for the whole document.
+   * The filter's type and catalog values as the documents' facet terms (resource-facet-keys.ts facetTerms,
+   * migrations 0030 and 0031), intersected with the words in the same index scan: a tsquery on PostgreSQL, an
+   * FTS5 expression on SQLite. Set where resources/catalog-lists.ts filterFacetTerms allows it: by
+   * resourceFilterCondition (which then leaves those filters to the index) and by the count, which keeps it with
+   * the documents it read; on PostgreSQL only for the whole document.
    */
   facets?: string;
 }
@@ -45,7 +46,13 @@ export const FIELD_WEIGHTS = { name: 27, keywords: 9, body: 3, owner: 1 } as con
 export const POPULARITY_CAP = 30;
 export const POPULARITY_SCALE = 16;
 
-const ftsText = (match: SearchMatch) => ftsMatch(match.query, match.inName && 'name_text', match.inName);
+/** SQLite: FTS5 text of the words, the match's facet terms ANDed (no search word can reach them, in any column). */
+const withFacets = (match: SearchMatch, words: string) =>
+  match.facets === undefined ? words : `(${words}) AND (${match.facets})`;
+
+/** SQLite: the match as FTS5 text. */
+const ftsText = (match: SearchMatch) =>
+  withFacets(match, ftsMatch(match.query, match.inName && 'name_text', match.inName));
 
 /** The matches of `match` with its words in the name as `inName` says: another match (no documents). */
 const tierOf = (match: SearchMatch, inName: WordsIn): SearchMatch => ({
@@ -117,7 +124,7 @@ export function matchingDocuments(dialect: DialectName, match: SearchMatch): Raw
     // epic` at 1M: 568 ms); the names with two of the words are fewer (183 ms, 3,035), and each row is tested
     // for the tier (textMatch: the whole query too; 971 of them).
     return sql`select s.doc_id from resource_search_fts join resource_search s on s.doc_id = resource_search_fts.rowid
-      where resource_search_fts match ${ftsWordsIn(match.query, 'name_text', 'two')}
+      where resource_search_fts match ${withFacets(match, ftsWordsIn(match.query, 'name_text', 'two'))}
       and ${textMatch(dialect, match.query, 's', 'two')}`;
   }
   return sql`select rowid as doc_id from resource_search_fts where resource_search_fts match ${ftsText(match)}`;

@@ -20,14 +20,18 @@ import { countedDocuments, matchingResourceIds } from './resource-match.js';
 import { wholeWords } from './text.js';
 
 export interface Total extends CappedTotal {
-  /** A search alone counted exactly: the documents it counted (SearchMatch.documents). */
+  /**
+   * A search counted exactly from its documents alone: the documents it counted (SearchMatch.documents), and the
+   * facet terms it read them with, if any (SearchMatch.facets): then the documents are the whole filter's matches.
+   */
   documents?: string;
+  facets?: string;
 }
 
 /** The search of a filter with the documents its exact count read, if it read them. */
 export function withDocuments(filter: ResourceFilter, total: Total): ResourceFilter {
   if (filter.match === undefined || total.documents === undefined) return filter;
-  return { ...filter, match: { ...filter.match, documents: total.documents } };
+  return { ...filter, match: { ...filter.match, documents: total.documents, facets: total.facets } };
 }
 
 /**
@@ -56,16 +60,15 @@ async function fromCounters(
 }
 
 /**
- * SQLite, catalog filters: the link rows of one list (filter.driver, else the first) drive, each checked against
- * the resource (one primary-key probe, the rest of the filter as probes too, a search as its text: plan 'scan');
- * distinct, since a resource can carry several of the wanted values. `resources.id in (links)` would first list
- * every linked id: measured at 100k, two common tags capped at 10,001 matches, 42–50 ms → 7 ms.
+ * SQLite, catalog filters without a search: the link rows of one list (filter.driver, else the first) drive,
+ * each checked against the resource (one primary-key probe, the rest of the filter as probes too); distinct,
+ * since a resource can carry several of the wanted values. `resources.id in (links)` would first list every
+ * linked id: measured at 100k, two common tags capped at 10,001 matches, 42–50 ms → 7 ms.
  */
 function linkDrivenMatches(db: Kysely<DB>, filter: ResourceFilter, limit: number) {
   const lists = catalogLists(filter);
   const driver = lists.find((list) => list.table === filter.driver) ?? lists[0];
-  const plan = filter.match === undefined ? 'walk' : 'scan';
-  const rest: ResourceFilter = { ...filter, plan, [driver!.field]: undefined };
+  const rest: ResourceFilter = { ...filter, plan: 'walk', [driver!.field]: undefined };
   const resource = db
     .selectFrom('resources')
     .select(sql.lit(1).as('one'))
@@ -86,17 +89,23 @@ const linkRowCounts = (db: Kysely<DB>, lists: CatalogList[]) =>
   );
 
 /**
- * PostgreSQL: whether a search with a type or catalog lists reads them as the documents' facet terms in its GIN
- * scan (ResourceFilter.facetTerms, migration 0030) rather than joining the link rows. Always, but for a search
- * typed as a prefix (GIN collects every document with a word of the prefix before it intersects anything:
- * `better:*` at 1M, 158 ms) with a list so small that testing its resources' documents one by one is cheaper
- * (`better` with a tag on 1,401 PLUGIN resources: 51 ms joined, 360 ms as terms; a tag on 137,943 MOD
- * resources with a common word: 1.5 s joined, under 0.3 s as terms).
+ * Whether a search with a type or catalog lists reads them as the documents' facet terms in its full-text scan
+ * (ResourceFilter.facetTerms; migrations 0030, 0031) rather than joining or probing the link rows. On SQLite
+ * always: one FTS5 query intersecting the words and the terms measured faster than any list driving (at 1M, p99
+ * 214–341 ms with small lists driving, 135–161 ms without). On PostgreSQL always, but for a search typed as a
+ * prefix with a list so small that testing its resources' documents one by one is cheaper: GIN collects every
+ * document with a word of the prefix before it intersects anything (`better:*` at 1M: 158 ms; `better` with a
+ * tag on 1,401 PLUGIN resources: 51 ms joined, 360 ms as terms; a tag on 137,943 MOD resources with a common
+ * word: 1.5 s joined, under 0.3 s as terms).
  */
-export async function withFacetTerms(db: Kysely<DB>, filter: ResourceFilter): Promise<ResourceFilter> {
+export async function withFacetTerms(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  filter: ResourceFilter,
+): Promise<ResourceFilter> {
   const lists = catalogLists(filter);
   if (filter.match === undefined || (filter.type === undefined && lists.length === 0)) return filter;
-  if (filter.match.query.prefixLast && lists.length > 0) {
+  if (dialect === 'postgres' && filter.match.query.prefixLast && lists.length > 0) {
     const sizes = await linkRowCounts(db, lists);
     if (Math.min(...sizes) < SEARCH_LIMITS.facetTermsFrom) return filter;
   }
@@ -104,28 +113,21 @@ export async function withFacetTerms(db: Kysely<DB>, filter: ResourceFilter): Pr
 }
 
 /**
- * SQLite, gathering: the catalog list with the fewest link rows to read by the counters (APPROVED resources, a
- * sum over its values: an upper bound), to drive. Tags with a type read that type's links only (0029); game
- * version links carry no type, so a version drives through every type's links, and its count for the type alone
- * undercounted them (at 1M, WORLD + `flower` + 1.7: the version's 13,213 WORLD resources were chosen over the
- * tag's 31,612, and 162,523 links read). Without a search only among two lists or more (one list drives anyway); with a search only when
- * it is smaller than the search's matches (counted in the full-text index alone, capped), whose text each of
- * its rows is then tested against: a common word with a tag and a type at 1M read 196k matches to keep 1,205
- * (1.3 s).
+ * SQLite, gathering without a search (with one, the facet terms drive: withFacetTerms): among two catalog lists
+ * or more, the one with the fewest link rows to read by the counters (APPROVED resources, a sum over its values:
+ * an upper bound), to drive. Tags with a type read that type's links only (0029); game version links carry no
+ * type, so a version drives through every type's links, and its count for the type alone undercounted them (at
+ * 1M, WORLD + `flower` + 1.7: the version's 13,213 WORLD resources were chosen over the tag's 31,612, and 162,523
+ * links read).
  */
 export async function smallestCatalogList(
   db: Kysely<DB>,
   filter: ResourceFilter,
 ): Promise<CatalogList['table'] | undefined> {
   const lists = catalogLists(filter);
-  if (lists.length === 0 || (lists.length < 2 && filter.match === undefined)) return undefined;
+  if (lists.length < 2 || filter.match !== undefined) return undefined;
   const sizes = await linkRowCounts(db, lists);
-  const smallest = Math.min(...sizes);
-  if (filter.match !== undefined) {
-    const text = await countMatches(db, 'sqlite', { status: 'APPROVED', match: filter.match });
-    if (text.exact && text.total <= smallest) return undefined;
-  }
-  return lists[sizes.indexOf(smallest)]!.table;
+  return lists[sizes.indexOf(Math.min(...sizes))]!.table;
 }
 
 export async function countMatches(
@@ -138,9 +140,17 @@ export async function countMatches(
   if (counted?.exact) return { total: counted.count, exact: true };
   if (counted !== undefined && counted.count > cap) return { total: cap, exact: false };
   const searchOnly = isSearchAlone(filter);
+  // The filters read as facet terms (SearchMatch.facets), of APPROVED resources and nothing else: the documents
+  // alone answer, as for a search alone (every document is an APPROVED resource's, its type among the terms).
+  // Joined to `resources`, PostgreSQL's planner hashed every resource of the type (314k MOD at 1M, 239 ms).
+  const facets = filterFacetTerms(dialect, filter);
+  const documentsAlone =
+    facets !== undefined && filter.status === 'APPROVED' && !filter.owner && !filter.visibility;
+  // SQLite counts such documents as a search alone's, and keeps them (with their terms) for the page.
+  const alone = searchOnly || (documentsAlone && dialect === 'sqlite');
   // (Not for words in the name: there FTS5's cost is the column's position lists, the same for whole words.)
   const whole =
-    searchOnly && dialect === 'sqlite' && filter.match!.inName === undefined
+    alone && dialect === 'sqlite' && filter.match!.inName === undefined
       ? wholeWords(filter.match!.query)
       : undefined;
   if (whole !== undefined) {
@@ -156,26 +166,18 @@ export async function countMatches(
     );
     if (!subset.exact) return subset;
   }
-  if (searchOnly) {
+  if (alone) {
     // The documents come along: a page, facets or listed ids read from them spare the index its work again.
-    const { rows } = await countedDocuments(dialect, filter.match!, cap + 1).execute(db);
+    const { rows } = await countedDocuments(dialect, { ...filter.match!, facets }, cap + 1).execute(db);
     const counted = cappedTotal(Number(rows[0]!.count), cap);
-    return counted.exact ? { ...counted, documents: rows[0]!.documents ?? '[]' } : counted;
+    return counted.exact ? { ...counted, documents: rows[0]!.documents ?? '[]', facets } : counted;
   }
-  // PostgreSQL, the filters read as facet terms: the documents alone, as for a search alone (every document is
-  // an APPROVED resource's, its type among the terms). Joined to `resources`, the planner hashed every resource
-  // of the type (314k MOD at 1M, 239 ms).
-  const facets = filterFacetTerms(dialect, filter);
-  const documentsAlone =
-    facets !== undefined && filter.status === 'APPROVED' && !filter.owner && !filter.visibility;
   // Anything else checks the rows the filter names. The matches drive (plan 'gather'), never a walk of a whole
   // index with the filters as probes.
   const gathered: ResourceFilter = { ...filter, plan: 'gather' };
   const matches = documentsAlone
     ? sql`${matchingResourceIds(dialect, { ...filter.match!, facets })} limit ${cap + 1}`
-    : dialect === 'sqlite' &&
-        catalogLists(filter).length > 0 &&
-        (filter.match === undefined || filter.driver !== undefined)
+    : dialect === 'sqlite' && catalogLists(filter).length > 0 && filter.match === undefined
       ? linkDrivenMatches(db, filter, cap + 1)
       : db
           .selectFrom('resources')

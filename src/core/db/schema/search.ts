@@ -18,7 +18,8 @@ export interface ResourceSearchTable {
   owner_text: string;
   /**
    * JSON array of [facet, scope, value] keys the resource counts under (modules/search/resource-facets.ts):
-   * triggers keep resource_facet_counts in step with it.
+   * triggers keep resource_facet_counts in step with it. (SQLite also derives `facet_terms` from it, a virtual
+   * generated column that only FTS5 reads: migration 0031. It is left out of this type: nothing writes it.)
    */
   facet_keys: string;
 }
