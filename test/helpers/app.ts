@@ -20,6 +20,27 @@ export interface TestApp {
 
 const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 
+/**
+ * test:pg runs test files side by side, each app in its own schema of one database. Kysely's migrator looks for
+ * its own tables by reading every schema's columns (PostgresIntrospector.getTables resolves each schema's name),
+ * which fails with "schema … does not exist" when another file drops its schema meanwhile (seen once in a CI
+ * trial). So migrations run holding this advisory lock shared (withSchemasKept), and drops take it exclusively.
+ */
+const SCHEMA_DROP_LOCK = 731_700_017;
+
+/** `work`, while no test schema of the database at `baseUrl` is dropped. */
+export async function withSchemasKept<T>(baseUrl: string, work: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: baseUrl });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock_shared($1)', [SCHEMA_DROP_LOCK]);
+    return await work();
+  } finally {
+    // Ending the session releases the lock.
+    await client.end();
+  }
+}
+
 /** A new, empty schema on the server at `baseUrl`: its URL (search_path pinned to it) and a way to drop it. */
 export async function freshPostgresUrl(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const schema = `t_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
@@ -34,8 +55,12 @@ export async function freshPostgresUrl(baseUrl: string): Promise<{ url: string; 
     drop: async () => {
       const client = new pg.Client({ connectionString: baseUrl });
       await client.connect();
-      await client.query(`drop schema ${schema} cascade`);
-      await client.end();
+      try {
+        await client.query('select pg_advisory_lock($1)', [SCHEMA_DROP_LOCK]);
+        await client.query(`drop schema ${schema} cascade`);
+      } finally {
+        await client.end();
+      }
     },
   };
 }
@@ -69,9 +94,14 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
   });
   const clock = new ManualClock(new Date());
   let app: App;
+  const build = async () => {
+    const built = await buildApp({ config, clock });
+    await built.ready();
+    return built;
+  };
   try {
-    app = await buildApp({ config, clock });
-    await app.ready();
+    // (The lock is released before a failed build's schema is dropped below.)
+    app = pgBase ? await withSchemasKept(pgBase, build) : await build();
   } catch (error) {
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
 import type { ExpectStatic } from 'vitest';
-import { freshPostgresUrl } from '../helpers/app.js';
+import { freshPostgresUrl, withSchemasKept } from '../helpers/app.js';
+import { openDatabase } from '../../src/core/db/database.js';
+import { migrateToLatest } from '../../src/core/db/migrator.js';
 import { send, signUp, startServer, stopAll } from '../helpers/server-process.js';
 import type { ProcessUser } from '../helpers/server-process.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
@@ -33,9 +35,15 @@ async function deployment(): Promise<Record<string, string>> {
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
+  if (database !== undefined) {
+    // Migrated here, while no test schema is dropped (test/helpers/app.ts withSchemasKept); the processes not.
+    const migrating = openDatabase({ databaseUrl: database.url, dataDir, sqliteSynchronous: 'NORMAL' });
+    await withSchemasKept(pgBase!, () => migrateToLatest(migrating.db, migrating.dialect));
+    await migrating.destroy();
+  }
   return {
     DATA_DIR: dataDir,
-    ...(database === undefined ? {} : { DATABASE_URL: database.url }),
+    ...(database === undefined ? {} : { DATABASE_URL: database.url, MIGRATE: 'false' }),
     SECRET,
     OUTBOUND_ALLOW_PRIVATE: 'true',
     WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),

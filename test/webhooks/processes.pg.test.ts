@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshPostgresUrl } from '../helpers/app.js';
+import { freshPostgresUrl, withSchemasKept } from '../helpers/app.js';
 import { send, signUp, startServer, stopAll } from '../helpers/server-process.js';
 import type { ProcessUser, ServerProcess } from '../helpers/server-process.js';
 import { openDatabase } from '../../src/core/db/database.js';
@@ -123,7 +123,9 @@ beforeAll(async () => {
     dataDir: tmpdir(),
     sqliteSynchronous: 'NORMAL',
   });
-  await migrateToLatest(migrating.db, migrating.dialect);
+  await withSchemasKept(process.env['TEST_DATABASE_URL']!, () =>
+    migrateToLatest(migrating.db, migrating.dialect),
+  );
   await migrating.destroy();
   db = new pg.Client({ connectionString: database.url });
   await db.connect();
@@ -138,6 +140,8 @@ beforeAll(async () => {
         OUTBOUND_ALLOW_PRIVATE: 'true',
         WEBHOOK_POLL_MS: '50',
         RATE_LIMIT: 'off',
+        // Migrated above (its look for the migration tables would read every test schema: withSchemasKept).
+        MIGRATE: 'false',
         PORT: '0',
         HOST: '127.0.0.1',
       }),
