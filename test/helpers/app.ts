@@ -1,9 +1,10 @@
 // buildTestApp: the real app on a real, freshly migrated database.
 // SQLite on a file in a temp dir by default (as in production: a write connection and a read connection); a fresh PostgreSQL schema per app when TEST_DATABASE_URL is set;
-// S3 storage (s3rver) when TEST_S3_ENDPOINT is set, local disk in a temp dir otherwise.
+// S3 storage (s3rver, a bucket per app) when TEST_S3_ENDPOINT is set, local disk in a temp dir otherwise.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import type { App } from '../../src/app.js';
@@ -41,6 +42,28 @@ export async function withSchemasKept<T>(baseUrl: string, work: () => Promise<T>
   }
 }
 
+const S3RVER_KEY = 'S3RVER';
+
+/**
+ * A new, empty bucket on the S3 server at `endpoint`, one per app: test files run side by side, and an app's
+ * storage sweep removes every object of its bucket that its own database does not name.
+ */
+async function freshBucket(endpoint: string): Promise<string> {
+  const bucket = `t-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  const client = new S3Client({
+    endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: S3RVER_KEY, secretAccessKey: S3RVER_KEY },
+  });
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+  } finally {
+    client.destroy();
+  }
+  return bucket;
+}
+
 /** A new, empty schema on the server at `baseUrl`: its URL (search_path pinned to it) and a way to drop it. */
 export async function freshPostgresUrl(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const schema = `t_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
@@ -74,9 +97,9 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     ? {
         STORAGE: 's3',
         S3_ENDPOINT: s3Endpoint,
-        S3_BUCKET: process.env['TEST_S3_BUCKET'] ?? 'test-bucket',
-        S3_ACCESS_KEY_ID: 'S3RVER',
-        S3_SECRET_ACCESS_KEY: 'S3RVER',
+        S3_BUCKET: await freshBucket(s3Endpoint),
+        S3_ACCESS_KEY_ID: S3RVER_KEY,
+        S3_SECRET_ACCESS_KEY: S3RVER_KEY,
         S3_FORCE_PATH_STYLE: 'true',
       }
     : {};
