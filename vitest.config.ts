@@ -49,7 +49,7 @@ const shared = {
   pool: 'forks' as const,
   // One more test file at a time than there are cores (vitest's default is one fewer): most of a file's time is
   // spent importing the app and waiting on databases, sockets and child processes, not on the CPU. On 2 cores
-  // the default ran one file at a time, and CI's three suites took 72 min; 3 at once, the SQLite suite took 8.4.
+  // the default ran one file at a time, and CI's three suites took 72 min; 3 at once, the SQLite suite 8.4 min.
   maxWorkers: availableParallelism() + 1,
   testTimeout: 30_000,
   hookTimeout: 60_000,
