@@ -36,7 +36,7 @@ async function deployment(): Promise<Record<string, string>> {
     rmSync(dataDir, { recursive: true, force: true });
   });
   if (database !== undefined) {
-    // Migrated here, while no test schema is dropped (test/helpers/app.ts withSchemasKept); the processes not.
+    // Migrated here, while no test schema is dropped (test/helpers/app.ts withSchemasKept): the processes skip it.
     const migrating = openDatabase({ databaseUrl: database.url, dataDir, sqliteSynchronous: 'NORMAL' });
     await withSchemasKept(pgBase!, () => migrateToLatest(migrating.db, migrating.dialect));
     await migrating.destroy();
