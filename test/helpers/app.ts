@@ -9,6 +9,8 @@ import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import type { App } from '../../src/app.js';
 import { ManualClock } from '../../src/core/clock.js';
+import { openDatabase } from '../../src/core/db/database.js';
+import { migrateToLatest } from '../../src/core/db/migrator.js';
 import { loadConfig } from '../../src/config.js';
 import type { Config } from '../../src/config.js';
 
@@ -62,6 +64,19 @@ async function freshBucket(endpoint: string): Promise<string> {
     client.destroy();
   }
   return bucket;
+}
+
+/**
+ * Migrates the test schema at `url` (freshPostgresUrl on `baseUrl`) from this process, while no test schema is
+ * dropped: for server processes started on it with MIGRATE=false.
+ */
+export async function migrateSchema(baseUrl: string, url: string): Promise<void> {
+  const database = openDatabase({ databaseUrl: url, dataDir: tmpdir(), sqliteSynchronous: 'NORMAL' });
+  try {
+    await withSchemasKept(baseUrl, () => migrateToLatest(database.db, database.dialect));
+  } finally {
+    await database.destroy();
+  }
 }
 
 /** A new, empty schema on the server at `baseUrl`: its URL (search_path pinned to it) and a way to drop it. */

@@ -7,9 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
 import type { ExpectStatic } from 'vitest';
-import { freshPostgresUrl, withSchemasKept } from '../helpers/app.js';
-import { openDatabase } from '../../src/core/db/database.js';
-import { migrateToLatest } from '../../src/core/db/migrator.js';
+import { freshPostgresUrl, migrateSchema } from '../helpers/app.js';
 import { send, signUp, startServer, stopAll } from '../helpers/server-process.js';
 import type { ProcessUser } from '../helpers/server-process.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
@@ -35,12 +33,8 @@ async function deployment(): Promise<Record<string, string>> {
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
-  if (database !== undefined) {
-    // Migrated here, while no test schema is dropped (test/helpers/app.ts withSchemasKept): the processes skip it.
-    const migrating = openDatabase({ databaseUrl: database.url, dataDir, sqliteSynchronous: 'NORMAL' });
-    await withSchemasKept(pgBase!, () => migrateToLatest(migrating.db, migrating.dialect));
-    await migrating.destroy();
-  }
+  // Migrated here (test/helpers/app.ts migrateSchema): the processes skip it.
+  if (database !== undefined) await migrateSchema(pgBase!, database.url);
   return {
     DATA_DIR: dataDir,
     ...(database === undefined ? {} : { DATABASE_URL: database.url, MIGRATE: 'false' }),

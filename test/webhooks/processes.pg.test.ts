@@ -13,11 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshPostgresUrl, withSchemasKept } from '../helpers/app.js';
+import { freshPostgresUrl, migrateSchema } from '../helpers/app.js';
 import { send, signUp, startServer, stopAll } from '../helpers/server-process.js';
 import type { ProcessUser, ServerProcess } from '../helpers/server-process.js';
-import { openDatabase } from '../../src/core/db/database.js';
-import { migrateToLatest } from '../../src/core/db/migrator.js';
 
 const SECRET = 'one-secret-for-every-process-of-this-deployment';
 const USERS = 5;
@@ -118,15 +116,7 @@ const portFor = (index: number) => ports[index % ports.length]!;
 beforeAll(async () => {
   database = await freshPostgresUrl(process.env['TEST_DATABASE_URL']!);
   // Migrated here, so the two processes start side by side without racing to create the same tables.
-  const migrating = openDatabase({
-    databaseUrl: database.url,
-    dataDir: tmpdir(),
-    sqliteSynchronous: 'NORMAL',
-  });
-  await withSchemasKept(process.env['TEST_DATABASE_URL']!, () =>
-    migrateToLatest(migrating.db, migrating.dialect),
-  );
-  await migrating.destroy();
+  await migrateSchema(process.env['TEST_DATABASE_URL']!, database.url);
   db = new pg.Client({ connectionString: database.url });
   await db.connect();
   for (let index = 0; index < 2; index += 1) {
@@ -140,7 +130,7 @@ beforeAll(async () => {
         OUTBOUND_ALLOW_PRIVATE: 'true',
         WEBHOOK_POLL_MS: '50',
         RATE_LIMIT: 'off',
-        // Migrated above (its look for the migration tables would read every test schema: withSchemasKept).
+        // Migrated above (test/helpers/app.ts migrateSchema).
         MIGRATE: 'false',
         PORT: '0',
         HOST: '127.0.0.1',
