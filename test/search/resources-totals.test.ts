@@ -124,8 +124,8 @@ const FILTERS: Filter[] = [
   { versions: ['1.2'] },
   { versions: ['1.0'], type: 'WORLD' },
   { versions: ['1.0', '1.2'], type: 'WORLD' },
-  // A type, a tag and versions: SQLite sizes the driving list by the link rows it reads (the tag's of the type,
-  // the versions' of every type).
+  // A type, a tag and versions: SQLite reads the lists as facet terms of its FTS5 index, scoped by the type
+  // (resources/catalog-lists.ts catalogFacetTerms).
   { tags: ['combat'], versions: ['1.0', '1.2'], type: 'MOD' },
   { tags: ['combat', 'horror'], versions: ['1.1'], type: 'WORLD' },
   { categories: ['utility'] },

@@ -21,12 +21,7 @@ import {
 import type { FacetRequest, Facets } from '../search/resource-facets.js';
 import { nameTiers, topTier } from '../search/resource-match.js';
 import type { SearchMatch } from '../search/resource-match.js';
-import {
-  countMatches,
-  smallestCatalogList,
-  withDocuments,
-  withFacetTerms,
-} from '../search/resource-totals.js';
+import { countMatches, withDocuments, withFacetTerms } from '../search/resource-totals.js';
 import type { Total } from '../search/resource-totals.js';
 import { correctedSearch, withNameCompletions } from '../search/name-words.js';
 import { trigramIndexSchema } from '../search/resource-trigram.js';
@@ -256,8 +251,7 @@ export function createResourceListsService(deps: {
     };
     if (dialect === 'sqlite') {
       // SQLite runs one statement at a time anyway: count first and let the count choose the page's plan.
-      const driver = await smallestCatalogList(exec, filter);
-      const gathered: ResourceFilter = { ...filter, plan: 'gather', driver };
+      const gathered: ResourceFilter = { ...filter, plan: 'gather' };
       const total = await countMatches(exec, dialect, gathered);
       // Relevance scores its matches (gathered); without a search it is the downloads order, which can walk.
       const scored = sort === 'relevance' && match !== undefined;

@@ -6,9 +6,8 @@ import type { Expression, ExpressionBuilder, Kysely, RawBuilder, SqlBool, Transa
 import type { DialectName } from '../../core/db/database.js';
 import { prepared } from '../../core/db/prepared.js';
 import type { DB, ResourceStatus, ResourceType } from '../../core/db/schema.js';
-import { catalogLists, filterFacetTerms, linkIds, linkProbe } from './catalog-lists.js';
-import type { CatalogList } from './catalog-lists.js';
-import { matchCondition, popularity, relevanceOrder } from '../search/resource-match.js';
+import { catalogFacetTerms, catalogLists, filterFacetTerms, linkIds, linkProbe } from './catalog-lists.js';
+import { facetTermsMatch, matchCondition, popularity, relevanceOrder } from '../search/resource-match.js';
 import type { MatchPlan, SearchMatch } from '../search/resource-match.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
@@ -123,11 +122,6 @@ export interface ResourceFilter {
    */
   plan?: MatchPlan;
   /**
-   * SQLite, gathering without a search: the catalog list whose link rows drive (the others probe), by default
-   * the first; search/resource-totals.ts smallestCatalogList chooses by the counters.
-   */
-  driver?: CatalogList['table'];
-  /**
    * With a search: the type and catalog lists are read as the documents' facet terms in the search's full-text
    * scan (migrations 0030, 0031), not from the link tables; search/resource-totals.ts withFacetTerms decides.
    */
@@ -149,19 +143,13 @@ export function resourceFilterCondition(
   const gather = filter.plan === 'gather' && dialect === 'sqlite';
   // Walking: each row of the sort index is checked against its own link rows (the link tables' primary keys
   // start with resource_id), instead of SQLite first listing every linked id (measured at 100k, the most used
-  // tag, page 8 by date: 74 ms → 1 ms).
-  // Gathering without a search, one catalog list drives (filter.driver, else the first) and the others probe;
-  // with a search, its matches drive (a probe per match of a common word cost more: 68 → 109 ms p50 at 100k), or
-  // the lists are its facet terms.
+  // tag, page 8 by date: 74 ms → 1 ms). Gathering, the matches drive: a search's (a probe per match of a common
+  // word cost more: 68 → 109 ms p50 at 100k), with the lists as its facet terms or not; without a search, on
+  // SQLite, the lists' facet terms alone (catalogFacetTerms), which FTS5 intersects, where one list's link rows
+  // drove and each was probed for the others.
   const probe = (filter.plan === 'walk' || filter.plan === 'scan') && dialect === 'sqlite';
   const lists = catalogLists(filter);
-  const drivingList =
-    !gather || filter.match !== undefined
-      ? -1
-      : Math.max(
-          0,
-          lists.findIndex((list) => list.table === filter.driver),
-        );
+  const listTerms = gather ? catalogFacetTerms(dialect, filter) : undefined;
   if (filter.status !== undefined) {
     conditions.push(
       gather
@@ -179,19 +167,20 @@ export function resourceFilterCondition(
     conditions.push(eb('resources.owner_type', '=', filter.owner.type));
     conditions.push(eb('resources.owner_id', '=', filter.owner.id));
   }
-  const facets = filterFacetTerms(dialect, filter);
+  const facets = filterFacetTerms(dialect, filter) ?? listTerms;
   if (filter.match !== undefined) {
     conditions.push(
       matchCondition(dialect, facets === undefined ? filter.match : { ...filter.match, facets }, filter.plan),
     );
+  } else if (listTerms !== undefined) {
+    conditions.push(matchCondition(dialect, facetTermsMatch(listTerms), filter.plan));
   }
   // (Left to the index when it has them.)
-  (facets === undefined ? lists : []).forEach((list, index) => {
-    const probed = probe || (drivingList >= 0 && index !== drivingList);
+  for (const list of facets === undefined ? lists : []) {
     conditions.push(
-      probed ? sql<SqlBool>`exists (${linkProbe(list)})` : eb('resources.id', 'in', linkIds(eb, list)),
+      probe ? sql<SqlBool>`exists (${linkProbe(list)})` : eb('resources.id', 'in', linkIds(eb, list)),
     );
-  });
+  }
   return eb.and(conditions);
 }
 

@@ -5,9 +5,9 @@
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
 import type { DB, ResourceType } from '../../core/db/schema.js';
-import { isSearchAlone } from '../resources/catalog-lists.js';
+import { catalogFacetTerms, isSearchAlone } from '../resources/catalog-lists.js';
 import { resourceFilterCondition } from '../resources/resource-views.repo.js';
-import { matchingFacetKeys } from './resource-match.js';
+import { facetTermsMatch, matchingFacetKeys } from './resource-match.js';
 import type { SearchMatch } from './resource-match.js';
 import { wholeWords } from './text.js';
 import type { ResourceFilter } from '../resources/resource-views.repo.js';
@@ -173,15 +173,18 @@ export async function facetsOfMatches(
   requested: readonly FacetRequest[],
 ): Promise<{ facets: Facets; exact: boolean; matched: number }> {
   const limit = SEARCH_LIMITS.facetScanLimit;
+  const listTerms = catalogFacetTerms(dialect, filter);
   const rows = isSearchAlone(filter)
     ? await searchFacetKeys(db, dialect, filter.match!, limit + 1)
-    : await db
-        .selectFrom('resources')
-        .innerJoin('resource_search as s', 's.resource_id', 'resources.id')
-        .select('s.facet_keys')
-        .where((eb) => resourceFilterCondition(eb, dialect, filter))
-        .limit(limit + 1)
-        .execute();
+    : listTerms !== undefined
+      ? (await matchingFacetKeys(dialect, facetTermsMatch(listTerms), limit + 1).execute(db)).rows
+      : await db
+          .selectFrom('resources')
+          .innerJoin('resource_search as s', 's.resource_id', 'resources.id')
+          .select('s.facet_keys')
+          .where((eb) => resourceFilterCondition(eb, dialect, filter))
+          .limit(limit + 1)
+          .execute();
   const exact = rows.length <= limit;
   const wanted = new Map(requested.map((name) => [FACET_OF[name], new Map() as Counts]));
   for (const row of exact ? rows : rows.slice(0, limit)) {

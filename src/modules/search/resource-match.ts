@@ -47,8 +47,19 @@ export const POPULARITY_CAP = 30;
 export const POPULARITY_SCALE = 16;
 
 /** SQLite: FTS5 text of the words, the match's facet terms ANDed (no search word can reach them, in any column). */
-const withFacets = (match: SearchMatch, words: string) =>
-  match.facets === undefined ? words : `(${words}) AND (${match.facets})`;
+const withFacets = (match: SearchMatch, words: string) => {
+  if (match.facets === undefined) return words;
+  return words === '' ? match.facets : `(${words}) AND (${match.facets})`;
+};
+
+/**
+ * SQLite: a match of facet terms alone, no words (resources/catalog-lists.ts catalogFacetTerms): the documents,
+ * so the APPROVED resources, with the filter's type and catalog values.
+ */
+export const facetTermsMatch = (facets: string): SearchMatch => ({
+  query: { terms: [], prefixLast: false, phrases: [] },
+  facets,
+});
 
 /** SQLite: the match as FTS5 text. */
 const ftsText = (match: SearchMatch) =>

@@ -9,14 +9,24 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
 import type { DB } from '../../core/db/schema.js';
-import { catalogLists, filterFacetTerms, isSearchAlone, linkRowsOf } from '../resources/catalog-lists.js';
+import {
+  catalogFacetTerms,
+  catalogLists,
+  filterFacetTerms,
+  isSearchAlone,
+} from '../resources/catalog-lists.js';
 import type { CatalogList } from '../resources/catalog-lists.js';
 import { resourceFilterCondition } from '../resources/resource-views.repo.js';
 import type { ResourceFilter } from '../resources/resource-views.repo.js';
 import { cappedTotal } from './capped-total.js';
 import type { CappedTotal } from './capped-total.js';
 import { readFacetCount, SEARCH_LIMITS } from './resource-facets.js';
-import { countedDocuments, matchingResourceIds } from './resource-match.js';
+import {
+  countedDocuments,
+  facetTermsMatch,
+  matchingDocuments,
+  matchingResourceIds,
+} from './resource-match.js';
 import { wholeWords } from './text.js';
 
 export interface Total extends CappedTotal {
@@ -59,25 +69,6 @@ async function fromCounters(
   return { count: Math.max(0, ...counts), exact: counts.length === 1 };
 }
 
-/**
- * SQLite, catalog filters without a search: the link rows of one list (filter.driver, else the first) drive,
- * each checked against the resource (one primary-key probe, the rest of the filter as probes too); distinct,
- * since a resource can carry several of the wanted values. `resources.id in (links)` would first list every
- * linked id: measured at 100k, two common tags capped at 10,001 matches, 42–50 ms → 7 ms.
- */
-function linkDrivenMatches(db: Kysely<DB>, filter: ResourceFilter, limit: number) {
-  const lists = catalogLists(filter);
-  const driver = lists.find((list) => list.table === filter.driver) ?? lists[0];
-  const rest: ResourceFilter = { ...filter, plan: 'walk', [driver!.field]: undefined };
-  const resource = db
-    .selectFrom('resources')
-    .select(sql.lit(1).as('one'))
-    .where('resources.id', '=', sql.ref<string>('l.resource_id'))
-    .where((eb) => resourceFilterCondition(eb, 'sqlite', rest));
-  return sql`select distinct l.resource_id from ${sql.table(driver!.table)} l
-    where ${linkRowsOf(driver!)} and exists ${resource} limit ${limit}`;
-}
-
 /** Each list's link rows of APPROVED resources by the counters: a sum over its values, an upper bound. */
 const linkRowCounts = (db: Kysely<DB>, lists: CatalogList[]) =>
   Promise.all(
@@ -110,24 +101,6 @@ export async function withFacetTerms(
     if (Math.min(...sizes) < SEARCH_LIMITS.facetTermsFrom) return filter;
   }
   return { ...filter, facetTerms: true };
-}
-
-/**
- * SQLite, gathering without a search (with one, the facet terms drive: withFacetTerms): among two catalog lists
- * or more, the one with the fewest link rows to read by the counters (APPROVED resources, a sum over its values:
- * an upper bound), to drive. Tags with a type read that type's links only (0029); game version links carry no
- * type, so a version drives through every type's links, and its count for the type alone undercounted them (at
- * 1M, WORLD + `flower` + 1.7: the version's 13,213 WORLD resources were chosen over the tag's 31,612, and 162,523
- * links read).
- */
-export async function smallestCatalogList(
-  db: Kysely<DB>,
-  filter: ResourceFilter,
-): Promise<CatalogList['table'] | undefined> {
-  const lists = catalogLists(filter);
-  if (lists.length < 2 || filter.match !== undefined) return undefined;
-  const sizes = await linkRowCounts(db, lists);
-  return lists[sizes.indexOf(Math.min(...sizes))]!.table;
 }
 
 export async function countMatches(
@@ -173,12 +146,13 @@ export async function countMatches(
     return counted.exact ? { ...counted, documents: rows[0]!.documents ?? '[]', facets } : counted;
   }
   // Anything else checks the rows the filter names. The matches drive (plan 'gather'), never a walk of a whole
-  // index with the filters as probes.
+  // index with the filters as probes; SQLite's catalog lists without a search are FTS5's facet terms alone.
   const gathered: ResourceFilter = { ...filter, plan: 'gather' };
+  const listTerms = catalogFacetTerms(dialect, filter);
   const matches = documentsAlone
     ? sql`${matchingResourceIds(dialect, { ...filter.match!, facets })} limit ${cap + 1}`
-    : dialect === 'sqlite' && catalogLists(filter).length > 0 && filter.match === undefined
-      ? linkDrivenMatches(db, filter, cap + 1)
+    : listTerms !== undefined
+      ? sql`${matchingDocuments(dialect, facetTermsMatch(listTerms))} limit ${cap + 1}`
       : db
           .selectFrom('resources')
           .select(sql.lit(1).as('one'))
