@@ -297,6 +297,12 @@ describe('GET /servers?search=', () => {
       ['search=world', expected('world')],
       ['search=amb', expected('amb')],
       [`tags=${tags[6]!.id}`, expected(null, { tags: [tags[6]!.id] })],
+      // Lists alone are read from one list's links (a server with both tags counts once), the others probed.
+      [`tags=${tags[0]!.id},${tags[6]!.id}`, expected(null, { tags: [tags[0]!.id, tags[6]!.id] })],
+      [
+        `tags=${tags[6]!.id}&categories=${categories[0]!.id},${categories[1]!.id}`,
+        expected(null, { tags: [tags[6]!.id], categories: [categories[0]!.id, categories[1]!.id] }),
+      ],
       [
         `search=world&categories=${categories[1]!.id}`,
         expected('world', { categories: [categories[1]!.id] }),
@@ -342,6 +348,21 @@ describe('GET /servers?search=', () => {
         const counted = Object.values(body.meta.facets!.categories!).reduce((sum, count) => sum + count, 0);
         expect(counted, query).toBe(5);
       }
+      // Two tags: the servers counted are distinct, though some carry both (read from one tag's links, then the
+      // other's, those with both come twice): whatever the limit below the matches, it is filled once each.
+      const twoTags = expected(null, { tags: [tags[0]!.id, tags[6]!.id] });
+      for (let limit = 1; limit < twoTags.length; limit++) {
+        SEARCH_LIMITS.facetScanLimit = limit;
+        t.clock.advance(5001);
+        const counted = await list(`tags=${tags[0]!.id},${tags[6]!.id}&facets=categories&limit=3`);
+        expect(counted.meta.facetsExact).toBe(false);
+        const sum = Object.values(counted.meta.facets!.categories!).reduce(
+          (total, count) => total + count,
+          0,
+        );
+        expect(sum, `facetScanLimit ${limit}`).toBe(limit);
+      }
+      SEARCH_LIMITS.facetScanLimit = 5;
       // At most facetScanLimit matches: exact. Without a filter: the maintained counters, always exact.
       const few = expected('ember-hollow');
       expect(few.length).toBeLessThanOrEqual(5);
@@ -354,26 +375,27 @@ describe('GET /servers?search=', () => {
     }
   });
 
-  it('counts to the cap (totalExact false past it) and pages the same when it tests rows of the sort index', async () => {
+  /** Every page of a query, 3 at a time, with the limits given (the clock passes the page cache). */
+  const pages = async (query: string, limits: Partial<typeof SEARCH_LIMITS>) => {
     const saved = { ...SEARCH_LIMITS };
-    /** Every page of a search by one sort, 3 at a time, with the limits given (the clock passes the page cache). */
-    const pages = async (query: string, limits: Partial<typeof SEARCH_LIMITS>) => {
-      Object.assign(SEARCH_LIMITS, limits);
-      t.clock.advance(5001);
-      try {
-        const ids: string[] = [];
-        const metas: ListBody['meta'][] = [];
-        for (let offset = 0; offset < 60; offset += 3) {
-          const body = await list(`${query}&limit=3&offset=${offset}`);
-          ids.push(...body.servers.map((server) => server.id));
-          metas.push(body.meta);
-          if (body.servers.length < 3) break;
-        }
-        return { ids, metas };
-      } finally {
-        Object.assign(SEARCH_LIMITS, saved);
+    Object.assign(SEARCH_LIMITS, limits);
+    t.clock.advance(5001);
+    try {
+      const ids: string[] = [];
+      const metas: ListBody['meta'][] = [];
+      for (let offset = 0; offset < 60; offset += 3) {
+        const body = await list(`${query}&limit=3&offset=${offset}`);
+        ids.push(...body.servers.map((server) => server.id));
+        metas.push(body.meta);
+        if (body.servers.length < 3) break;
       }
-    };
+      return { ids, metas };
+    } finally {
+      Object.assign(SEARCH_LIMITS, saved);
+    }
+  };
+
+  it('counts to the cap (totalExact false past it) and pages the same when it tests rows of the sort index', async () => {
     const searches = SEARCHES.filter((search) => expected(search).length > 5);
     expect(searches.length).toBeGreaterThan(3);
     for (const search of [...searches, 'ember-hollow', 'nothingmatches']) {
@@ -401,6 +423,35 @@ describe('GET /servers?search=', () => {
     expect(searched).toBeGreaterThan(5);
     const withSearch = await pages(`tags=${tags[6]!.id}&search=world`, { countCap: 5 });
     expect(withSearch.metas[0]).toMatchObject({ total: 5, totalExact: false });
+  });
+
+  it('catalog lists alone page the same walking the sort index (probing links) as gathering the matches', async () => {
+    const filters = [
+      { tags: [tags[6]!.id] },
+      { tags: [tags[0]!.id, tags[6]!.id] },
+      { tags: [tags[6]!.id], categories: [categories[0]!.id, categories[1]!.id] },
+      { categories: [categories[2]!.id] },
+    ];
+    // Some server carries both tags: it must come once.
+    const both = (entry: Entry) => entry.tagIds.includes(tags[0]!.id) && entry.tagIds.includes(tags[6]!.id);
+    expect(expected(null).some(both)).toBe(true);
+    for (const filter of filters) {
+      const want = expected(null, filter);
+      expect(want.length, JSON.stringify(filter)).toBeGreaterThan(3);
+      for (const sort of ['rank', 'newest', 'players', 'votes', 'relevance']) {
+        const query = [
+          `sort=${sort}`,
+          filter.tags ? `tags=${filter.tags.join(',')}` : '',
+          filter.categories ? `categories=${filter.categories.join(',')}` : '',
+        ]
+          .filter((part) => part !== '')
+          .join('&');
+        const gathered = await pages(query, { walkFromMatches: 1e9 });
+        const walked = await pages(query, { walkFromMatches: 0, walkRatio: 0 });
+        expect(walked.ids, query).toEqual(gathered.ids);
+        expect([...gathered.ids].sort(), query).toEqual(want.map((entry) => entry.id).sort());
+      }
+    }
   });
 
   it('refuses unknown facets and sorts with 400 in the one error shape', async () => {

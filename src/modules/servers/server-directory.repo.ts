@@ -1,7 +1,15 @@
 // The public directory's pages and totals (GET /servers): APPROVED servers, filtered by the full-text search
 // (server_search), categories and tags, and sorted. The default (unfiltered) pages are prepared once.
 import { sql } from 'kysely';
-import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
+import type {
+  Expression,
+  ExpressionBuilder,
+  Kysely,
+  RawBuilder,
+  SelectQueryBuilder,
+  SqlBool,
+  Transaction,
+} from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
 import { prepared } from '../../core/db/prepared.js';
 import type { DB } from '../../core/db/schema.js';
@@ -46,11 +54,47 @@ export const isUnfiltered = (filter: ServerFilter): boolean =>
   (filter.categoryIds ?? []).length === 0 &&
   (filter.tagIds ?? []).length === 0;
 
+/** A catalog filter of the directory: its link table and column, and the wanted values (any of them). */
+interface ServerCatalogList {
+  field: 'tagIds' | 'categoryIds';
+  table: 'server_category_links' | 'server_tag_links';
+  column: 'category_id' | 'tag_id';
+  ids: readonly string[];
+}
+
+/** The filter's catalog lists that ask for something, tags first. */
+function catalogListsOf(filter: ServerFilter): ServerCatalogList[] {
+  const lists: ServerCatalogList[] = [
+    { field: 'tagIds', table: 'server_tag_links', column: 'tag_id', ids: filter.tagIds ?? [] },
+    {
+      field: 'categoryIds',
+      table: 'server_category_links',
+      column: 'category_id',
+      ids: filter.categoryIds ?? [],
+    },
+  ];
+  return lists.filter((list) => list.ids.length > 0);
+}
+
+/** The ids of the servers linked to any of the list's values. */
+const linkedServers = (list: ServerCatalogList) =>
+  sql<string>`(select l.server_id from ${sql.table(list.table)} l
+    where l.${sql.ref(list.column)} in (${sql.join(list.ids)}))`;
+
+/**
+ * How a filtered page is read (the count decides, server-lists.service.ts): 'scan' walks the sort index and tests
+ * each row's document text (a search with many matches), 'walk' walks it and probes each row's links (catalog
+ * lists with many matches); unset, the matches are gathered and sorted.
+ */
+export type ServerPlan = 'scan' | 'walk';
+
 /**
  * Conditions on `servers` for a filter: APPROVED, the full-text search (every word, the last as a prefix; only
- * APPROVED servers have a document), any of the categories, any of the tags.
+ * APPROVED servers have a document), any of the categories, any of the tags. Walking ('walk'), the lists are
+ * probes of the row's own links (their primary keys start with server_id): gathering a tag on 80,554 of 179,963
+ * servers at 1M to sort them took 277–311 ms for a page, walking 0.4–1.5 ms.
  */
-export function filterConditions(dialect: DialectName, filter: ServerFilter, plan?: 'scan') {
+export function filterConditions(dialect: DialectName, filter: ServerFilter, plan?: ServerPlan) {
   return (eb: ExpressionBuilder<DB, 'servers'>): Expression<SqlBool> => {
     const conditions: Expression<SqlBool>[] = [eb('servers.status', '=', 'APPROVED')];
     if (filter.search !== undefined && plan === 'scan') {
@@ -70,31 +114,14 @@ export function filterConditions(dialect: DialectName, filter: ServerFilter, pla
         ),
       );
     }
-    // `in`, not a correlated `exists`: the planner may then start from the links of the asked ids.
-    const categoryIds = filter.categoryIds ?? [];
-    if (categoryIds.length > 0) {
+    for (const list of catalogListsOf(filter)) {
       conditions.push(
-        eb(
-          'servers.id',
-          'in',
-          eb
-            .selectFrom('server_category_links')
-            .select('server_category_links.server_id')
-            .where('server_category_links.category_id', 'in', categoryIds),
-        ),
-      );
-    }
-    const tagIds = filter.tagIds ?? [];
-    if (tagIds.length > 0) {
-      conditions.push(
-        eb(
-          'servers.id',
-          'in',
-          eb
-            .selectFrom('server_tag_links')
-            .select('server_tag_links.server_id')
-            .where('server_tag_links.tag_id', 'in', tagIds),
-        ),
+        plan === 'walk'
+          ? sql<SqlBool>`exists (select 1 from ${sql.table(list.table)} lp where lp.server_id = servers.id
+              and lp.${sql.ref(list.column)} in (${sql.join(list.ids)}) limit 1)`
+          : // `in`, not a correlated `exists`: the planner may then start from the links of the asked ids (a
+            // scan's search matches many servers, a list may match few).
+            eb('servers.id', 'in', linkedServers(list)),
       );
     }
     return eb.and(conditions);
@@ -111,7 +138,7 @@ export async function listApprovedServers(
   dialect: DialectName,
   filter: ServerFilter,
   sort: ServerSort,
-  page: { limit: number; offset: number; plan?: 'scan' },
+  page: { limit: number; offset: number; plan?: ServerPlan },
 ): Promise<ServerCardRow[]> {
   const { limit, offset } = page;
   const search = filter.search;
@@ -214,6 +241,23 @@ export async function countApprovedServers(
   return cappedTotal(Number(row.count), cap);
 }
 
+/**
+ * Up to `limit` ids of the servers a filter without a search matches, driven by its first list's link rows
+ * (distinct: a server can carry several of the asked values), each checked against its server and the other
+ * lists. `servers.id in (links)` first listed every linked id (a tag on 80,554 servers at 1M: 44 → 5 ms per
+ * facet).
+ */
+function linkDrivenServers(db: Executor, dialect: DialectName, filter: ServerFilter, limit: number) {
+  const [driver] = catalogListsOf(filter);
+  const server = db
+    .selectFrom('servers')
+    .select(sql.lit(1).as('one'))
+    .where('servers.id', '=', sql.ref<string>('k.server_id'))
+    .where(filterConditions(dialect, { ...filter, [driver!.field]: [] }, 'walk'));
+  return sql`(select distinct k.server_id from ${sql.table(driver!.table)} k
+    where k.${sql.ref(driver!.column)} in (${sql.join(driver!.ids)}) and exists ${server} limit ${limit})`;
+}
+
 export const SERVER_FACETS = ['tags', 'categories'] as const;
 export type ServerFacet = (typeof SERVER_FACETS)[number];
 
@@ -251,10 +295,13 @@ export async function serverFacets(
 ): Promise<{ facets: Partial<Record<ServerFacet, Record<string, number>>>; exact: boolean }> {
   const limit = SEARCH_LIMITS.facetScanLimit;
   const exact = isUnfiltered(filter) || matched <= limit;
-  let matching = isUnfiltered(filter)
-    ? null
-    : db.selectFrom('servers').select('servers.id').where(filterConditions(dialect, filter));
-  if (matching !== null && !exact) matching = matching.limit(limit);
+  let matching: SelectQueryBuilder<DB, 'servers', { id: string }> | RawBuilder<unknown> | null = null;
+  if (filter.search === undefined && !isUnfiltered(filter)) {
+    matching = linkDrivenServers(db, dialect, filter, limit);
+  } else if (!isUnfiltered(filter)) {
+    const matches = db.selectFrom('servers').select('servers.id').where(filterConditions(dialect, filter));
+    matching = exact ? matches : matches.limit(limit);
+  }
   const facets: Partial<Record<ServerFacet, Record<string, number>>> = {};
   for (const name of names) facets[name] = await catalogFacet(db, FACETS[name], matching);
   return { facets, exact };

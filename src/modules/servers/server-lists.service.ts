@@ -7,7 +7,8 @@ import type { DialectName } from '../../core/db/database.js';
 import type { DB } from '../../core/db/schema.js';
 import { notFound } from '../../core/http/errors.js';
 import type { MediaUrls } from '../../core/media-urls.js';
-import { scanPays } from '../search/resource-facets.js';
+import type { CappedTotal } from '../search/capped-total.js';
+import { scanPays, walkPays } from '../search/resource-facets.js';
 import { parseSearch } from '../search/text.js';
 import {
   countApprovedServers,
@@ -15,7 +16,7 @@ import {
   listApprovedServers,
   serverFacets,
 } from './server-directory.repo.js';
-import type { ServerFacet, ServerFilter } from './server-directory.repo.js';
+import type { ServerFacet, ServerFilter, ServerPlan } from './server-directory.repo.js';
 import { listServersOfOwner } from './server-reads.repo.js';
 import type { ServerSort } from './server-reads.repo.js';
 import { toServerListItem, toServerSummary } from './servers.mapper.js';
@@ -48,6 +49,21 @@ export function createServerListsService(deps: {
     );
   }
 
+  async function planOf(
+    filter: ServerFilter,
+    sort: ServerSort,
+    counted: CappedTotal,
+    request: ServerListRequest,
+  ): Promise<ServerPlan | undefined> {
+    const pageEnd = request.offset + request.limit;
+    const approved = () => readApprovedTotal(db);
+    if (filter.search !== undefined) {
+      return sort !== 'relevance' && (await scanPays(counted, pageEnd, approved)) ? 'scan' : undefined;
+    }
+    // Past the cap the matches are at least that many: walking pays all the more.
+    return (await walkPays(counted.total, pageEnd, approved)) ? 'walk' : undefined;
+  }
+
   return {
     /** The version of the public directory, which every change it shows moves (see core/http/page-cache.ts). */
     directoryVersion: () => readDirectoryVersion(db, dialect),
@@ -68,17 +84,11 @@ export function createServerListsService(deps: {
       const counted = isUnfiltered(filter)
         ? readApprovedTotal(db).then((total) => ({ total, exact: true }))
         : countApprovedServers(db, dialect, filter);
-      // A search ordered by a column with many matches tests rows of the sort index (as the resources' do,
-      // search/resource-facets.ts scanPays): the count decides, so the page waits for it.
-      const scan =
-        filter.search !== undefined &&
-        sort !== 'relevance' &&
-        (await scanPays(await counted, request.offset + request.limit, () => readApprovedTotal(db)));
-      const page = {
-        limit: request.limit,
-        offset: request.offset,
-        plan: scan ? ('scan' as const) : undefined,
-      };
+      // Many matches are read by walking the sort index, as the resources' are (search/resource-facets.ts): a
+      // search ordered by a column tests each row's text (scanPays), catalog lists alone probe each row's links
+      // (walkPays). The count decides, so the page waits for it.
+      const plan = isUnfiltered(filter) ? undefined : await planOf(filter, sort, await counted, request);
+      const page = { limit: request.limit, offset: request.offset, plan };
       const [rows, total, facets] = await Promise.all([
         listApprovedServers(db, dialect, filter, sort, page),
         counted,
