@@ -89,16 +89,16 @@ export function filterFacetTerms(dialect: DialectName, filter: ResourceFilter): 
 }
 
 /**
- * SQLite, catalog lists without a search: the type and the lists as facet terms of the FTS5 index (migration
- * 0031), for the count and the facets. Only for a filter of APPROVED resources with nothing the documents do
- * not hold (an owner, a visibility): every document is an APPROVED resource's. One FTS5 query intersects the
- * lists' term lists, skipping through them, where driving by one list's link rows probed each of them against
- * the others (at 1M, PLUGIN + `flower` + 1.5, 6,816 matches: 950 ms → 2.5 ms), and the facets read the
- * documents in their own order rather than one random resource and document row per link (a tag of 108,031
- * resources, 2,001 of them: 194 → 3 ms).
+ * Catalog lists without a search: the type and the lists as the documents' facet terms (migrations 0030, 0031),
+ * for the count (both dialects), the gathered page and the facets (SQLite). Only for a filter of APPROVED
+ * resources with nothing the documents do not hold (an owner, a visibility): every document is an APPROVED
+ * resource's. The full-text index intersects the lists' term lists (FTS5 skipping through them, GIN ANDing
+ * bitmaps), where SQLite drove by one list's link rows and probed each for the others (at 1M, PLUGIN + `flower`
+ * + 1.5, 6,816 matches: 950 ms → 2.5 ms), and SQLite's facets read the documents in their own order rather than
+ * a random resource and document row per link (a tag of 108,031 resources, 2,001 of them: 194 → 3 ms).
  */
 export function catalogFacetTerms(dialect: DialectName, filter: ResourceFilter): string | undefined {
-  if (dialect !== 'sqlite' || filter.match !== undefined) return undefined;
+  if (filter.match !== undefined) return undefined;
   if (filter.status !== 'APPROVED' || filter.owner !== undefined || filter.visibility) return undefined;
   const lists = catalogLists(filter);
   return lists.length === 0 ? undefined : facetTerms(dialect, filter.type, lists);

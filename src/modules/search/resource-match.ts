@@ -53,13 +53,21 @@ const withFacets = (match: SearchMatch, words: string) => {
 };
 
 /**
- * SQLite: a match of facet terms alone, no words (resources/catalog-lists.ts catalogFacetTerms): the documents,
- * so the APPROVED resources, with the filter's type and catalog values.
+ * A match of facet terms alone, no words (resources/catalog-lists.ts catalogFacetTerms): the documents, so the
+ * APPROVED resources, with the filter's type and catalog values.
  */
 export const facetTermsMatch = (facets: string): SearchMatch => ({
   query: { terms: [], prefixLast: false, phrases: [] },
   facets,
 });
+
+/** PostgreSQL: the match as a tsquery of the whole document, its facet terms ANDed. */
+function tsMatch(match: SearchMatch): RawBuilder<unknown> {
+  const facets = match.facets === undefined ? undefined : sql`${match.facets}::tsquery`;
+  if (match.query.terms.length === 0 && facets !== undefined) return facets;
+  const words = sql`to_tsquery('simple', ${tsQueryText(match.query)})`;
+  return facets === undefined ? words : sql`(${words} && ${facets})`;
+}
 
 /** SQLite: the match as FTS5 text. */
 const ftsText = (match: SearchMatch) =>
@@ -101,8 +109,7 @@ export function matchingResourceIds(dialect: DialectName, match: SearchMatch): R
     if (match.documents !== undefined) {
       return sql`select json_array_elements_text(${match.documents}::json) as resource_id`;
     }
-    const words = sql`to_tsquery('simple', ${tsQueryText(match.query)})`;
-    const whole = sql`document @@ ${match.facets === undefined ? words : sql`(${words} && ${match.facets}::tsquery)`}`;
+    const whole = sql`document @@ ${tsMatch(match)}`;
     if (match.inName === undefined) return sql`select resource_id from resource_search where ${whole}`;
     // The name's own vector, under its own GIN index (0028): the document's GIN index holds words without their
     // weights, so `word:A` re-read every match's document (3.5 s at 1M for a word in 20% of documents). Every
@@ -172,7 +179,7 @@ export function matchingFacetKeys(
   if (dialect === 'postgres') {
     const matched =
       match.documents === undefined
-        ? sql`document @@ to_tsquery('simple', ${tsQueryText(match.query)})`
+        ? sql`document @@ ${tsMatch(match)}`
         : sql`resource_id in (${matchingResourceIds(dialect, match)})`;
     return sql`select facet_keys from resource_search where ${matched} limit ${limit}`;
   }
