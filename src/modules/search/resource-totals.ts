@@ -146,7 +146,7 @@ export async function countMatches(
     return counted.exact ? { ...counted, documents: rows[0]!.documents ?? '[]', facets } : counted;
   }
   // Anything else checks the rows the filter names. The matches drive (plan 'gather'), never a walk of a whole
-  // index with the filters as probes; SQLite's catalog lists without a search are FTS5's facet terms alone.
+  // index with the filters as probes; catalog lists without a search are the documents' facet terms alone.
   const gathered: ResourceFilter = { ...filter, plan: 'gather' };
   const listTerms = catalogFacetTerms(dialect, filter);
   const matches = documentsAlone

@@ -49,6 +49,7 @@ export function createServerListsService(deps: {
     );
   }
 
+  /** How a filtered page is read (server-directory.repo.ts ServerPlan): its count decides. */
   async function planOf(
     filter: ServerFilter,
     sort: ServerSort,
