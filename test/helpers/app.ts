@@ -46,12 +46,16 @@ export async function withSchemasKept<T>(baseUrl: string, work: () => Promise<T>
 
 const S3RVER_KEY = 'S3RVER';
 
+/** A name no other test app of any process takes: `t`, the pid, the time and a random part, joined. */
+const uniqueName = (separator: '-' | '_') =>
+  ['t', process.pid, Date.now().toString(36), Math.random().toString(36).slice(2, 8)].join(separator);
+
 /**
  * A new, empty bucket on the S3 server at `endpoint`, one per app: test files run side by side, and an app's
  * storage sweep removes every object of its bucket that its own database does not name.
  */
 async function freshBucket(endpoint: string): Promise<string> {
-  const bucket = `t-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  const bucket = uniqueName('-');
   const client = new S3Client({
     endpoint,
     region: 'us-east-1',
@@ -81,7 +85,7 @@ export async function migrateSchema(baseUrl: string, url: string): Promise<void>
 
 /** A new, empty schema on the server at `baseUrl`: its URL (search_path pinned to it) and a way to drop it. */
 export async function freshPostgresUrl(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const schema = `t_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const schema = uniqueName('_');
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
   await admin.query(`create schema ${schema}`);

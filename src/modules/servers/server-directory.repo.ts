@@ -1,15 +1,7 @@
 // The public directory's pages and totals (GET /servers): APPROVED servers, filtered by the full-text search
 // (server_search), categories and tags, and sorted. The default (unfiltered) pages are prepared once.
 import { sql } from 'kysely';
-import type {
-  Expression,
-  ExpressionBuilder,
-  Kysely,
-  RawBuilder,
-  SelectQueryBuilder,
-  SqlBool,
-  Transaction,
-} from 'kysely';
+import type { Expression, ExpressionBuilder, Kysely, SqlBool, Transaction } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
 import { prepared } from '../../core/db/prepared.js';
 import type { DB } from '../../core/db/schema.js';
@@ -295,14 +287,25 @@ export async function serverFacets(
 ): Promise<{ facets: Partial<Record<ServerFacet, Record<string, number>>>; exact: boolean }> {
   const limit = SEARCH_LIMITS.facetScanLimit;
   const exact = isUnfiltered(filter) || matched <= limit;
-  let matching: SelectQueryBuilder<DB, 'servers', { id: string }> | RawBuilder<unknown> | null = null;
-  if (filter.search === undefined && !isUnfiltered(filter)) {
-    matching = linkDrivenServers(db, dialect, filter, limit);
-  } else if (!isUnfiltered(filter)) {
-    const matches = db.selectFrom('servers').select('servers.id').where(filterConditions(dialect, filter));
-    matching = exact ? matches : matches.limit(limit);
-  }
   const facets: Partial<Record<ServerFacet, Record<string, number>>> = {};
+  const matching = matchingServers(db, dialect, filter, limit, exact);
   for (const name of names) facets[name] = await catalogFacet(db, FACETS[name], matching);
   return { facets, exact };
+}
+
+/**
+ * The ids of the servers a filter matches, for facets: null without a filter (all of them); past `limit` only
+ * that many, unless the count says they are `exact`ly at most that many.
+ */
+function matchingServers(
+  db: Executor,
+  dialect: DialectName,
+  filter: ServerFilter,
+  limit: number,
+  exact: boolean,
+) {
+  if (isUnfiltered(filter)) return null;
+  if (filter.search === undefined) return linkDrivenServers(db, dialect, filter, limit);
+  const matches = db.selectFrom('servers').select('servers.id').where(filterConditions(dialect, filter));
+  return exact ? matches : matches.limit(limit);
 }
