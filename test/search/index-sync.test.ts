@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ftsMatch, tsQueryText } from '../../src/modules/search/match.js';
 import { ftsFacetTerms } from '../../src/core/db/migrations/0031_fts_facet_terms.js';
+import { ftsLongerPrefixes } from '../../src/core/db/migrations/0032_fts_longer_prefixes.js';
 import { rebuildResourceSearch } from '../../src/modules/search/rebuild.js';
 import { facetTermOf, ftsFacetTermOf, parseFacetKeys } from '../../src/modules/search/resource-facet-keys.js';
 import type { FacetKey } from '../../src/modules/search/resource-facet-keys.js';
@@ -475,5 +476,38 @@ describe('documents written before migration 0031', () => {
     expect(await listed(`search=${name}&tags=${tag.slug}&type=MOD`)).toEqual([resource.id]);
     expect(await listed(`search=${name}&tags=${tag.slug}&type=WORLD`)).toEqual([]);
     expect(await listed(`search=${name}&type=MOD&sortBy=relevance`)).toEqual([resource.id]);
+  });
+});
+
+describe('migration 0032 (prefix indexes of 4–6 characters on SQLite)', () => {
+  /** The prefix lengths FTS5 indexes, from the table's definition (SQLite; PostgreSQL has no such table). */
+  async function ftsPrefixes(): Promise<string | undefined> {
+    const { db: database, dialect: kind } = t.app.context.database;
+    if (kind !== 'sqlite') return undefined;
+    const { rows } = await sql<{ sql: string }>`select sql from sqlite_master
+      where type = 'table' and name = 'resource_search_fts'`.execute(database);
+    return /prefix = '([^']*)'/.exec(rows[0]!.sql)?.[1];
+  }
+
+  it('rebuilds the index with them: every prefix of a word finds documents written before and after it', async () => {
+    const name = word('zyxwvu');
+    const resource = await approvedResource({ name: `Reef ${name}` });
+    const { db: database, dialect: kind } = t.app.context.database;
+    const migration = ftsLongerPrefixes({ dialect: kind, ts: kind === 'postgres' ? 'timestamptz' : 'text' });
+    await migration.down!(database as never);
+    expect(await ftsPrefixes()).toBe(kind === 'sqlite' ? '2 3' : undefined);
+    await migration.up(database as never);
+    expect(await ftsPrefixes()).toBe(kind === 'sqlite' ? '2 3 4 5 6' : undefined);
+    t.clock.advance(5001);
+    for (let length = 2; length <= name.length; length += 1) {
+      const prefix = name.slice(0, length);
+      expect(await listed(`search=${prefix}`), prefix).toEqual([resource.id]);
+      expect(await listed(`search=reef ${prefix}&sortBy=relevance`), prefix).toEqual([resource.id]);
+    }
+    // The triggers were recreated with the table: a later write reaches the index.
+    const renamed = word('harbour');
+    expect((await patch(resource.id, { name: `Reef ${renamed}` })).statusCode).toBe(200);
+    expect(await listed(`search=${renamed}`)).toEqual([resource.id]);
+    expect(await listed(`search=${name.slice(0, 6)}`)).toEqual([]);
   });
 });

@@ -35,6 +35,7 @@ import { relevanceIndexes } from './migrations/0028_relevance_indexes.js';
 import { tagLinkTypes } from './migrations/0029_tag_link_types.js';
 import { documentFacetTerms } from './migrations/0030_document_facet_terms.js';
 import { ftsFacetTerms } from './migrations/0031_fts_facet_terms.js';
+import { ftsLongerPrefixes } from './migrations/0032_fts_longer_prefixes.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -77,6 +78,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0029_tag_link_types': tagLinkTypes,
   '0030_document_facet_terms': documentFacetTerms,
   '0031_fts_facet_terms': ftsFacetTerms,
+  '0032_fts_longer_prefixes': ftsLongerPrefixes,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

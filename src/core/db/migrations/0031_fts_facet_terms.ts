@@ -5,8 +5,11 @@ import { FTS_FACET_TERMS } from '../../../modules/search/resource-facet-keys.js'
 
 const TEXT_COLUMNS = ['name_text', 'keywords_text', 'body_text', 'owner_text'] as const;
 
-/** The FTS5 table over resource_search (0024), with or without the facet terms column. */
-async function createFts(db: Kysely<unknown>, withTerms: boolean): Promise<void> {
+/**
+ * The FTS5 table over resource_search (0024), with or without the facet terms column, with prefix indexes of the
+ * lengths given (0032 adds 4, 5 and 6).
+ */
+export async function createFts(db: Kysely<unknown>, withTerms: boolean, prefixes = '2 3'): Promise<void> {
   const columns = withTerms ? [...TEXT_COLUMNS, 'facet_terms'] : [...TEXT_COLUMNS];
   const list = sql.raw(columns.join(', '));
   const values = (row: 'new' | 'old') => sql.raw(columns.map((column) => `${row}.${column}`).join(', '));
@@ -14,7 +17,7 @@ async function createFts(db: Kysely<unknown>, withTerms: boolean): Promise<void>
     create virtual table resource_search_fts using fts5(
       ${list},
       content = 'resource_search', content_rowid = 'doc_id',
-      tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+      tokenize = 'unicode61 remove_diacritics 2', prefix = ${sql.lit(prefixes)}
     )`.execute(db);
   const remove = sql`insert into resource_search_fts(resource_search_fts, rowid, ${list})
     values ('delete', old.doc_id, ${values('old')});`;
@@ -29,7 +32,7 @@ async function createFts(db: Kysely<unknown>, withTerms: boolean): Promise<void>
   await sql`insert into resource_search_fts(resource_search_fts) values ('rebuild')`.execute(db);
 }
 
-async function dropFts(db: Kysely<unknown>): Promise<void> {
+export async function dropFts(db: Kysely<unknown>): Promise<void> {
   for (const trigger of ['resource_search_ai', 'resource_search_ad', 'resource_search_au']) {
     await sql`drop trigger if exists ${sql.id(trigger)}`.execute(db);
   }
