@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ftsMatch, tsQueryText } from '../../src/modules/search/match.js';
 import { ftsFacetTerms } from '../../src/core/db/migrations/0031_fts_facet_terms.js';
 import { ftsLongerPrefixes } from '../../src/core/db/migrations/0032_fts_longer_prefixes.js';
+import type { MigrationContext } from '../../src/core/db/migrator.js';
 import { rebuildResourceSearch } from '../../src/modules/search/rebuild.js';
 import { facetTermOf, ftsFacetTermOf, parseFacetKeys } from '../../src/modules/search/resource-facet-keys.js';
 import type { FacetKey } from '../../src/modules/search/resource-facet-keys.js';
@@ -462,13 +463,19 @@ describe('rebuild', () => {
   );
 });
 
+/** What the migrator gives a migration on this test's database. */
+function migrationContext(): MigrationContext {
+  const { dialect } = t.app.context.database;
+  return { dialect, ts: dialect === 'postgres' ? 'timestamptz' : 'text' };
+}
+
 describe('documents written before migration 0031', () => {
   it('get their facet terms when it runs (SQLite: the FTS5 index is rebuilt), and answer searches with filters', async () => {
     const name = word('lagoon');
     const tag = catalogs.tags[3]!;
     const resource = await approvedResource({ name: `Reef ${name}`, tagIds: [tag.id] });
-    const { db: database, dialect: kind } = t.app.context.database;
-    const migration = ftsFacetTerms({ dialect: kind, ts: kind === 'postgres' ? 'timestamptz' : 'text' });
+    const { db: database } = t.app.context.database;
+    const migration = ftsFacetTerms(migrationContext());
     await migration.down!(database as never);
     await migration.up(database as never);
     // Written behind the application's back: kept pages expire within 5 s.
@@ -493,7 +500,7 @@ describe('migration 0032 (prefix indexes of 4–6 characters on SQLite)', () => 
     const name = word('zyxwvu');
     const resource = await approvedResource({ name: `Reef ${name}` });
     const { db: database, dialect: kind } = t.app.context.database;
-    const migration = ftsLongerPrefixes({ dialect: kind, ts: kind === 'postgres' ? 'timestamptz' : 'text' });
+    const migration = ftsLongerPrefixes(migrationContext());
     await migration.down!(database as never);
     expect(await ftsPrefixes()).toBe(kind === 'sqlite' ? '2 3' : undefined);
     await migration.up(database as never);
