@@ -5,9 +5,11 @@
 // and on SQLite FTS5 checks its index against its content table. Rebuilds restore a wiped or stale index.
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ftsMatch, tsQueryText } from '../../src/modules/search/match.js';
+import { ftsMatch, PREFIX_TERM_LENGTHS } from '../../src/modules/search/match.js';
+import { tsMatch } from '../../src/modules/search/resource-match.js';
 import { ftsFacetTerms } from '../../src/core/db/migrations/0031_fts_facet_terms.js';
 import { ftsLongerPrefixes } from '../../src/core/db/migrations/0032_fts_longer_prefixes.js';
+import { documentPrefixTerms } from '../../src/core/db/migrations/0033_document_prefix_terms.js';
 import type { MigrationContext } from '../../src/core/db/migrator.js';
 import { rebuildResourceSearch } from '../../src/modules/search/rebuild.js';
 import { facetTermOf, ftsFacetTermOf, parseFacetKeys } from '../../src/modules/search/resource-facet-keys.js';
@@ -58,7 +60,7 @@ async function matches(query: string): Promise<string[]> {
           select s.resource_id from resource_search_fts f join resource_search s on s.doc_id = f.rowid
           where resource_search_fts match ${ftsMatch(parsed)}`.execute(db())
       : await sql<{ resource_id: string }>`
-          select resource_id from resource_search where document @@ to_tsquery('simple', ${tsQueryText(parsed)})`.execute(
+          select resource_id from resource_search where document @@ ${tsMatch({ query: parsed })}`.execute(
           db(),
         );
   return rows.rows.map((row) => row.resource_id).sort();
@@ -121,11 +123,45 @@ async function expectIndexInStep(): Promise<void> {
     expected.map((document) => [document.resource_id, parseFacetKeys(document.facet_keys).map(spelt).sort()]),
   );
   expect(await indexedFacetTerms()).toEqual(wanted);
+  if (dialect() === 'postgres') expect(await indexedPrefixTerms()).toEqual(expectedPrefixTerms(expected));
   if (dialect() === 'sqlite') {
     await sql`insert into resource_search_fts(resource_search_fts, rank) values ('integrity-check', 1)`.execute(
       db(),
     );
   }
+}
+
+/**
+ * PostgreSQL (migration 0033): the starts of 3 to 6 characters of each document's words of ASCII letters and
+ * digits, `~epic`, as the documents should hold them, then as they do.
+ */
+function expectedPrefixTerms(documents: ReturnType<typeof resourceDocument>[]): Map<string, string[]> {
+  const { min, max } = PREFIX_TERM_LENGTHS;
+  const terms = new Map<string, string[]>();
+  for (const document of documents) {
+    const text = [document.name_text, document.keywords_text, document.body_text, document.owner_text].join(
+      ' ',
+    );
+    const starts = new Set<string>();
+    for (const word of text.split(' ').filter((part) => /^[a-z0-9]+$/.test(part))) {
+      for (let length = min; length <= Math.min(max, word.length); length += 1) {
+        starts.add(`~${word.slice(0, length)}`);
+      }
+    }
+    if (starts.size > 0) terms.set(document.resource_id, [...starts].sort());
+  }
+  return terms;
+}
+
+async function indexedPrefixTerms(): Promise<Map<string, string[]>> {
+  const { rows } = await sql<{ resource_id: string; term: string }>`
+    select resource_id, lexeme as term from resource_search, unnest(document) where lexeme like '~%'`.execute(
+    db(),
+  );
+  const terms = new Map<string, string[]>();
+  for (const row of rows) terms.set(row.resource_id, [...(terms.get(row.resource_id) ?? []), row.term]);
+  for (const list of terms.values()) list.sort();
+  return terms;
 }
 
 /** Each document's facet terms as its full-text index holds them. */
@@ -516,5 +552,38 @@ describe('migration 0032 (prefix indexes of 4–6 characters on SQLite)', () => 
     expect((await patch(resource.id, { name: `Reef ${renamed}` })).statusCode).toBe(200);
     expect(await listed(`search=${renamed}`)).toEqual([resource.id]);
     expect(await listed(`search=${name.slice(0, 6)}`)).toEqual([]);
+  });
+});
+
+describe('migration 0033 (word starts as terms of the PostgreSQL documents)', () => {
+  it('gives documents written before it their terms, which every search typed as a prefix finds them by', async () => {
+    const name = word('qwzrtp');
+    const tag = catalogs.tags[4]!;
+    const resource = await approvedResource({ name: `Reef ${name} Привет`, tagIds: [tag.id] });
+    const { db: database, dialect: kind } = t.app.context.database;
+    const migration = documentPrefixTerms(migrationContext());
+    await migration.down!(database as never);
+    if (kind === 'postgres') {
+      // The queries ask for the terms (match.ts tsPrefixTerm): without them a 3–6 letter start finds nothing.
+      expect(await matches(name.slice(0, 4))).toEqual([]);
+      expect(await matches(name.slice(0, 7))).toEqual([resource.id]);
+    }
+    await migration.up(database as never);
+    t.clock.advance(5001);
+    for (let length = 2; length <= name.length; length += 1) {
+      const prefix = name.slice(0, length);
+      expect(await matches(prefix), prefix).toEqual([resource.id]);
+      expect(await listed(`search=${prefix}`), prefix).toEqual([resource.id]);
+      expect(await listed(`search=reef ${prefix}&sortBy=relevance`), prefix).toEqual([resource.id]);
+      expect(await listed(`search=${prefix}&tags=${tag.slug}&type=MOD`), prefix).toEqual([resource.id]);
+      expect(await listed(`search=${prefix}&tags=${tag.slug}&type=WORLD`), prefix).toEqual([]);
+    }
+    // Words of other scripts have no terms: their starts are matched as prefixes.
+    expect(await listed(`search=прив`)).toEqual([resource.id]);
+    // A later write reaches the terms: the renamed resource no longer has the old word's starts.
+    const renamed = word('jvkxqm');
+    expect((await patch(resource.id, { name: `Reef ${renamed}` })).statusCode).toBe(200);
+    expect(await listed(`search=${renamed.slice(0, 5)}`)).toEqual([resource.id]);
+    expect(await listed(`search=${name.slice(0, 5)}`)).toEqual([]);
   });
 });

@@ -36,6 +36,7 @@ import { tagLinkTypes } from './migrations/0029_tag_link_types.js';
 import { documentFacetTerms } from './migrations/0030_document_facet_terms.js';
 import { ftsFacetTerms } from './migrations/0031_fts_facet_terms.js';
 import { ftsLongerPrefixes } from './migrations/0032_fts_longer_prefixes.js';
+import { documentPrefixTerms } from './migrations/0033_document_prefix_terms.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -79,6 +80,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0030_document_facet_terms': documentFacetTerms,
   '0031_fts_facet_terms': ftsFacetTerms,
   '0032_fts_longer_prefixes': ftsLongerPrefixes,
+  '0033_document_prefix_terms': documentPrefixTerms,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -21,7 +21,7 @@ import {
 import type { FacetRequest, Facets } from '../search/resource-facets.js';
 import { nameTiers, topTier } from '../search/resource-match.js';
 import type { SearchMatch } from '../search/resource-match.js';
-import { countMatches, withDocuments, withFacetTerms } from '../search/resource-totals.js';
+import { countMatches, documentsAnswer, withDocuments, withFacetTerms } from '../search/resource-totals.js';
 import type { Total } from '../search/resource-totals.js';
 import { correctedSearch, withNameCompletions } from '../search/name-words.js';
 import { trigramIndexSchema } from '../search/resource-trigram.js';
@@ -249,19 +249,15 @@ export function createResourceListsService(deps: {
       }
       return full;
     };
+    // The rows a scan walks are the type's when there is one (its (type, status, column) index).
+    const walked = () =>
+      readCounter(exec, dialect, filter.type ? approvedTypeCounter(filter.type) : statusCounter('APPROVED'));
     if (dialect === 'sqlite') {
       // SQLite runs one statement at a time anyway: count first and let the count choose the page's plan.
       const gathered: ResourceFilter = { ...filter, plan: 'gather' };
       const total = await countMatches(exec, dialect, gathered);
       // Relevance scores its matches (gathered); without a search it is the downloads order, which can walk.
       const scored = sort === 'relevance' && match !== undefined;
-      // The rows a scan walks are the type's when there is one (its (type, status, column) index).
-      const walked = () =>
-        readCounter(
-          exec,
-          dialect,
-          filter.type ? approvedTypeCounter(filter.type) : statusCounter('APPROVED'),
-        );
       const tests = !scored && match !== undefined && (await scanPays(total, offset + limit, walked));
       const walk = !scored && (!total.exact || (await walkPays(total.total, offset + limit, approved)));
       const plan = tests ? 'scan' : walk ? 'walk' : 'gather';
@@ -272,15 +268,16 @@ export function createResourceListsService(deps: {
       const scan = await facetsOfMatches(exec, dialect, read, facets);
       return catalogue(rows, total, page, { facets: scan.facets, exact: scan.exact });
     }
-    if (isSearchAlone(filter) && sort !== 'relevance') {
+    if ((isSearchAlone(filter) || documentsAnswer(dialect, filter)) && sort !== 'relevance') {
       // PostgreSQL cannot tell from its statistics how many documents a word matches, and walks the sort index
-      // looking for a rare or absent word's: a search alone counts first (GIN, in proportion to the matches,
-      // capped), answers none without listing, and lists few by their ids. (With other filters the ids would
-      // be every match of the search, and relevance gathers anyway: both keep counting beside the list.)
+      // looking for a rare or absent word's: a search alone, or one whose filters the documents answer (facet
+      // terms), counts first (GIN, in proportion to the matches, capped), answers none without listing, and
+      // lists few by their ids. (With other filters the ids would be every match of the search, and relevance
+      // gathers anyway: both keep counting beside the list.)
       const total = await countMatches(exec, dialect, filter);
       if (total.exact && total.total === 0) return nothingFound(page, facets);
-      const few = total.exact && !(await walkPays(total.total, offset + limit, approved));
-      const many = await scanPays(total, offset + limit, approved);
+      const few = total.exact && !(await walkPays(total.total, offset + limit, walked));
+      const many = await scanPays(total, offset + limit, walked);
       const plan = few ? 'ids' : many ? 'scan' : undefined;
       // The ids and facets read the documents the count read, when it read them all.
       const read = withDocuments(filter, total);

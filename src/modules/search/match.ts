@@ -73,8 +73,34 @@ export function ftsMatch(query: SearchQuery, column?: string, words: WordsIn = '
   return `${ftsQuery(query)} AND ${inColumn}`;
 }
 
-/** PostgreSQL tsquery text for resources: the whole query. */
-export const tsQueryText = (query: SearchQuery): string => tsQuery(query);
+/**
+ * PostgreSQL: the lengths of the word starts each resource document holds as terms of their own (migration 0033),
+ * of words of ASCII letters and digits.
+ */
+export const PREFIX_TERM_LENGTHS = { min: 3, max: 6 } as const;
+const PREFIX_TERM_WORD = /^[a-z0-9]+$/;
+
+/**
+ * PostgreSQL: the last word typed as a prefix as the resource documents' term for it, as tsquery text
+ * (`'~epic'`), when they hold one: GIN then reads one posting list instead of merging those of every word the
+ * prefix completes to. Cast, never parsed: the text search parser would drop the `~`.
+ */
+export function tsPrefixTerm(query: SearchQuery): string | undefined {
+  const last = query.terms[query.terms.length - 1];
+  if (!query.prefixLast || last === undefined || !PREFIX_TERM_WORD.test(last)) return undefined;
+  if (last.length < PREFIX_TERM_LENGTHS.min || last.length > PREFIX_TERM_LENGTHS.max) return undefined;
+  return `'~${last}'`;
+}
+
+/**
+ * PostgreSQL tsquery text for resources: the whole query, as two parts ANDed: the words for to_tsquery and the
+ * last word's prefix term (tsPrefixTerm) when there is one, which then is not among the words ('' if no other).
+ */
+export function tsQueryParts(query: SearchQuery): { words: string; prefixTerm?: string } {
+  const prefixTerm = tsPrefixTerm(query);
+  if (prefixTerm === undefined) return { words: tsQuery(query) };
+  return { words: tsQuery({ ...query, terms: query.terms.slice(0, -1), prefixLast: false }), prefixTerm };
+}
 
 /**
  * PostgreSQL tsquery text of the words alone, as `words` says, for the name's own vector (migration 0028):

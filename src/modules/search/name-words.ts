@@ -7,7 +7,8 @@
 import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../core/db/schema.js';
-import { tsQuery } from './match.js';
+import { withIndexPlans } from './index-plans.js';
+import { tsMatch } from './resource-match.js';
 import type { SearchMatch } from './resource-match.js';
 import type { SearchQuery } from './text.js';
 
@@ -38,9 +39,9 @@ async function nearestWord(db: Executor, trigram: string, word: string): Promise
 
 /**
  * Whether a word of the search (the last as a prefix while typed) matches any document on its own. A word of a
- * name is answered by the dictionary (its C-collated key also serves the prefix); any other is counted in the
- * documents: a word no document holds, the case that matters here, costs one empty GIN lookup. (A `limit 1`
- * probe would not do: the planner prefers to scan resource_search for it, seconds at 1M.)
+ * name is answered by the dictionary (its C-collated key also serves the prefix); any other is looked up in the
+ * documents: a word no document holds, the case that matters here, costs one empty GIN lookup; a common one, the
+ * first match. (With sequential scans left on, the planner scanned resource_search for it, seconds at 1M.)
  */
 async function matchesAlone(db: Executor, query: SearchQuery, index: number): Promise<boolean> {
   const term = query.terms[index]!;
@@ -51,10 +52,10 @@ async function matchesAlone(db: Executor, query: SearchQuery, index: number): Pr
     limit 1`.execute(db);
   if (named.rows.length > 0) return true;
   const alone: SearchQuery = { terms: [term], prefixLast: prefix, phrases: [] };
-  const { rows } = await sql<{ count: string | number }>`
-    select count(*) as count from resource_search
-    where document @@ to_tsquery('simple', ${tsQuery(alone)})`.execute(db);
-  return Number(rows[0]?.count ?? 0) > 0;
+  const { rows } = await withIndexPlans(db, 'postgres', (read) =>
+    sql`select 1 from resource_search where document @@ ${tsMatch({ query: alone })} limit 1`.execute(read),
+  );
+  return rows.length > 0;
 }
 
 /**

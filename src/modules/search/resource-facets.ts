@@ -7,6 +7,7 @@ import type { DialectName } from '../../core/db/database.js';
 import type { DB, ResourceType } from '../../core/db/schema.js';
 import { catalogFacetTerms, isSearchAlone } from '../resources/catalog-lists.js';
 import { resourceFilterCondition } from '../resources/resource-views.repo.js';
+import { withIndexPlans } from './index-plans.js';
 import { facetTermsMatch, matchingFacetKeys } from './resource-match.js';
 import type { SearchMatch } from './resource-match.js';
 import { wholeWords } from './text.js';
@@ -163,8 +164,12 @@ async function searchFacetKeys(db: Kysely<DB>, dialect: DialectName, match: Sear
     const subset = await matchingFacetKeys(dialect, { ...match, query: whole }, limit).execute(db);
     if (subset.rows.length >= limit) return subset.rows;
   }
-  return (await matchingFacetKeys(dialect, match, limit).execute(db)).rows;
+  return facetKeysOf(db, dialect, match, limit);
 }
+
+/** The first `limit` facet keys of a match's documents, read through the full-text index (index-plans.ts). */
+const facetKeysOf = async (db: Kysely<DB>, dialect: DialectName, match: SearchMatch, limit: number) =>
+  (await withIndexPlans(db, dialect, (read) => matchingFacetKeys(dialect, match, limit).execute(read))).rows;
 
 export async function facetsOfMatches(
   db: Kysely<DB>,
@@ -173,13 +178,13 @@ export async function facetsOfMatches(
   requested: readonly FacetRequest[],
 ): Promise<{ facets: Facets; exact: boolean; matched: number }> {
   const limit = SEARCH_LIMITS.facetScanLimit;
-  // (Not on PostgreSQL: its planner reads the first documents in table order instead of through GIN, testing each
-  // TOASTed document, 17,073 of them for 2,001 of a tag at 1M: 245 ms; the link rows drive there.)
-  const listTerms = dialect === 'sqlite' ? catalogFacetTerms(dialect, filter) : undefined;
+  // (On PostgreSQL through GIN (index-plans.ts): left to itself, its planner read the first documents in table
+  // order, testing each TOASTed document, 17,073 of them for 2,001 of a tag at 1M: 245 ms.)
+  const listTerms = catalogFacetTerms(dialect, filter);
   const rows = isSearchAlone(filter)
     ? await searchFacetKeys(db, dialect, filter.match!, limit + 1)
     : listTerms !== undefined
-      ? (await matchingFacetKeys(dialect, facetTermsMatch(listTerms), limit + 1).execute(db)).rows
+      ? await facetKeysOf(db, dialect, facetTermsMatch(listTerms), limit + 1)
       : await db
           .selectFrom('resources')
           .innerJoin('resource_search as s', 's.resource_id', 'resources.id')

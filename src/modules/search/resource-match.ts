@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import type { RawBuilder, SqlBool } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
-import { ftsMatch, ftsWordsIn, tsQueryText, tsWordsText } from './match.js';
+import { ftsMatch, ftsWordsIn, tsQueryParts, tsWordsText } from './match.js';
 import type { WordsIn } from './match.js';
 import type { SearchQuery } from './text.js';
 
@@ -61,12 +61,19 @@ export const facetTermsMatch = (facets: string): SearchMatch => ({
   facets,
 });
 
-/** PostgreSQL: the match as a tsquery of the whole document, its facet terms ANDed. */
-function tsMatch(match: SearchMatch): RawBuilder<unknown> {
-  const facets = match.facets === undefined ? undefined : sql`${match.facets}::tsquery`;
-  if (match.query.terms.length === 0 && facets !== undefined) return facets;
-  const words = sql`to_tsquery('simple', ${tsQueryText(match.query)})`;
-  return facets === undefined ? words : sql`(${words} && ${facets})`;
+/**
+ * PostgreSQL: the match as a tsquery of the whole document: its words, the last one's prefix term
+ * (match.ts tsQueryParts) and its facet terms ANDed.
+ */
+export function tsMatch(match: Pick<SearchMatch, 'query' | 'facets'>): RawBuilder<unknown> {
+  const { words, prefixTerm } = tsQueryParts(match.query);
+  const parts: Array<RawBuilder<unknown>> = [];
+  if (words !== '' || (prefixTerm === undefined && match.facets === undefined)) {
+    parts.push(sql`to_tsquery('simple', ${words})`);
+  }
+  if (prefixTerm !== undefined) parts.push(sql`${prefixTerm}::tsquery`);
+  if (match.facets !== undefined) parts.push(sql`${match.facets}::tsquery`);
+  return parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` && `)})`;
 }
 
 /** SQLite: the match as FTS5 text. */

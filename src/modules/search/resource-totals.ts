@@ -19,15 +19,13 @@ import type { CatalogList } from '../resources/catalog-lists.js';
 import { resourceFilterCondition } from '../resources/resource-views.repo.js';
 import type { ResourceFilter } from '../resources/resource-views.repo.js';
 import { cappedTotal } from './capped-total.js';
+import { withIndexPlans } from './index-plans.js';
 import type { CappedTotal } from './capped-total.js';
 import { readFacetCount, SEARCH_LIMITS } from './resource-facets.js';
-import {
-  countedDocuments,
-  facetTermsMatch,
-  matchingDocuments,
-  matchingResourceIds,
-} from './resource-match.js';
+import { countedDocuments, facetTermsMatch, matchingDocuments } from './resource-match.js';
+import { tsPrefixTerm } from './match.js';
 import { wholeWords } from './text.js';
+import type { SearchQuery } from './text.js';
 
 export interface Total extends CappedTotal {
   /**
@@ -79,15 +77,18 @@ const linkRowCounts = (db: Kysely<DB>, lists: CatalogList[]) =>
     }),
   );
 
+/** PostgreSQL: the last word is typed as a prefix that GIN expands by merging its words (no tsPrefixTerm). */
+const prefixMerged = (query: SearchQuery) => query.prefixLast && tsPrefixTerm(query) === undefined;
+
 /**
  * Whether a search with a type or catalog lists reads them as the documents' facet terms in its full-text scan
  * (ResourceFilter.facetTerms; migrations 0030, 0031) rather than joining or probing the link rows. On SQLite
  * always: one FTS5 query intersecting the words and the terms measured faster than any list driving (at 1M, p99
- * 214–341 ms with small lists driving, 135–161 ms without). On PostgreSQL always, but for a search typed as a
- * prefix with a list so small that testing its resources' documents one by one is cheaper: GIN collects every
- * document with a word of the prefix before it intersects anything (`better:*` at 1M: 158 ms; `better` with a
- * tag on 1,401 PLUGIN resources: 51 ms joined, 360 ms as terms; a tag on 137,943 MOD resources with a common
- * word: 1.5 s joined, under 0.3 s as terms).
+ * 214–341 ms with small lists driving, 135–161 ms without). On PostgreSQL always, but for a search whose last
+ * word is a prefix without a term of its own (prefixMerged) with a list so small that testing its resources'
+ * documents one by one is cheaper: GIN collects every document with a word of the prefix before it intersects
+ * anything (`better:*` at 1M: 158 ms; `better` with a tag on 1,401 PLUGIN resources: 51 ms joined, 360 ms as
+ * terms; a tag on 137,943 MOD resources with a common word: 1.5 s joined, under 0.3 s as terms).
  */
 export async function withFacetTerms(
   db: Kysely<DB>,
@@ -96,11 +97,23 @@ export async function withFacetTerms(
 ): Promise<ResourceFilter> {
   const lists = catalogLists(filter);
   if (filter.match === undefined || (filter.type === undefined && lists.length === 0)) return filter;
-  if (dialect === 'postgres' && filter.match.query.prefixLast && lists.length > 0) {
+  if (dialect === 'postgres' && prefixMerged(filter.match.query) && lists.length > 0) {
     const sizes = await linkRowCounts(db, lists);
     if (Math.min(...sizes) < SEARCH_LIMITS.facetTermsFrom) return filter;
   }
   return { ...filter, facetTerms: true };
+}
+
+/**
+ * Whether a search's filters are read as facet terms (SearchMatch.facets) of APPROVED resources and nothing else:
+ * then its documents alone answer, as a search alone's (every document is an APPROVED resource's, its type among
+ * the terms). Joined to `resources`, PostgreSQL's planner hashed every resource of the type (314k MOD at 1M,
+ * 239 ms), and its page walked the type's date index testing each document (a common word with a tag of 730
+ * PLUGIN resources: 159 ms, 14,000 documents read).
+ */
+export function documentsAnswer(dialect: DialectName, filter: ResourceFilter): boolean {
+  if (filter.status !== 'APPROVED' || filter.owner !== undefined || filter.visibility) return false;
+  return filterFacetTerms(dialect, filter) !== undefined;
 }
 
 export async function countMatches(
@@ -112,15 +125,9 @@ export async function countMatches(
   const counted = await fromCounters(db, filter);
   if (counted?.exact) return { total: counted.count, exact: true };
   if (counted !== undefined && counted.count > cap) return { total: cap, exact: false };
-  const searchOnly = isSearchAlone(filter);
-  // The filters read as facet terms (SearchMatch.facets), of APPROVED resources and nothing else: the documents
-  // alone answer, as for a search alone (every document is an APPROVED resource's, its type among the terms).
-  // Joined to `resources`, PostgreSQL's planner hashed every resource of the type (314k MOD at 1M, 239 ms).
   const facets = filterFacetTerms(dialect, filter);
-  const documentsAlone =
-    facets !== undefined && filter.status === 'APPROVED' && !filter.owner && !filter.visibility;
-  // SQLite counts such documents as a search alone's, and keeps them (with their terms) for the page.
-  const alone = searchOnly || (documentsAlone && dialect === 'sqlite');
+  // Such documents are counted as a search alone's, and kept (with their terms) for the page.
+  const alone = isSearchAlone(filter) || documentsAnswer(dialect, filter);
   // (Not for words in the name: there FTS5's cost is the column's position lists, the same for whole words.)
   const whole =
     alone && dialect === 'sqlite' && filter.match!.inName === undefined
@@ -141,7 +148,9 @@ export async function countMatches(
   }
   if (alone) {
     // The documents come along: a page, facets or listed ids read from them spare the index its work again.
-    const { rows } = await countedDocuments(dialect, { ...filter.match!, facets }, cap + 1).execute(db);
+    const { rows } = await withIndexPlans(db, dialect, (read) =>
+      countedDocuments(dialect, { ...filter.match!, facets }, cap + 1).execute(read),
+    );
     const counted = cappedTotal(Number(rows[0]!.count), cap);
     return counted.exact ? { ...counted, documents: rows[0]!.documents ?? '[]', facets } : counted;
   }
@@ -149,18 +158,19 @@ export async function countMatches(
   // index with the filters as probes; catalog lists without a search are the documents' facet terms alone.
   const gathered: ResourceFilter = { ...filter, plan: 'gather' };
   const listTerms = catalogFacetTerms(dialect, filter);
-  const matches = documentsAlone
-    ? sql`${matchingResourceIds(dialect, { ...filter.match!, facets })} limit ${cap + 1}`
-    : listTerms !== undefined
+  const matches =
+    listTerms !== undefined
       ? sql`${matchingDocuments(dialect, facetTermsMatch(listTerms))} limit ${cap + 1}`
       : db
           .selectFrom('resources')
           .select(sql.lit(1).as('one'))
           .where((eb) => resourceFilterCondition(eb, dialect, gathered))
           .limit(cap + 1);
-  const row = await db
-    .selectFrom(sql`(${matches})`.as('m'))
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .executeTakeFirstOrThrow();
+  const row = await withIndexPlans(db, dialect, (read) =>
+    read
+      .selectFrom(sql`(${matches})`.as('m'))
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow(),
+  );
   return cappedTotal(Number(row.count), cap);
 }

@@ -1,14 +1,27 @@
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import type { MigrationContext } from '../migrator.js';
 import { analyzeNewIndex } from './statistics.js';
 
 /** The weighted words of a document, as 0024 defined them. */
-const WORDS = sql`
+export const DOCUMENT_WORDS = sql`
   setweight(to_tsvector('simple', name_text), 'A') ||
   setweight(to_tsvector('simple', keywords_text), 'B') ||
   setweight(to_tsvector('simple', body_text), 'C') ||
   setweight(to_tsvector('simple', owner_text), 'D')`;
+
+/**
+ * PostgreSQL: the document column computed anew as `document`, with its GIN index. Dropping the column drops the
+ * index; a generated column's expression cannot be altered on 15. Every row is recomputed (a table rewrite).
+ */
+export async function redefineDocument(db: Kysely<unknown>, document: RawBuilder<unknown>): Promise<void> {
+  await sql`alter table resource_search drop column document`.execute(db);
+  await sql`alter table resource_search add column document tsvector generated always as (${document}) stored`.execute(
+    db,
+  );
+  await sql`create index resource_search_document_idx on resource_search using gin (document)`.execute(db);
+  await analyzeNewIndex(db, 'postgres', 'resource_search', 'resource_search_document_idx');
+}
 
 /**
  * PostgreSQL: each document's facet keys (its type, tags, categories and game versions, search/resource-facet-keys.ts)
@@ -21,15 +34,6 @@ const WORDS = sql`
  * column is recomputed for every document (a table rewrite: 4.5 min at 1M here). SQLite is unchanged.
  */
 export function documentFacetTerms({ dialect }: MigrationContext) {
-  const redefine = async (db: Kysely<unknown>, document: ReturnType<typeof sql>) => {
-    // Dropping the column drops its GIN index; a generated column's expression cannot be altered on 15.
-    await sql`alter table resource_search drop column document`.execute(db);
-    await sql`alter table resource_search add column document tsvector generated always as (${document}) stored`.execute(
-      db,
-    );
-    await sql`create index resource_search_document_idx on resource_search using gin (document)`.execute(db);
-    await analyzeNewIndex(db, dialect, 'resource_search', 'resource_search_document_idx');
-  };
   return {
     async up(db: Kysely<unknown>): Promise<void> {
       if (dialect !== 'postgres') return;
@@ -39,11 +43,11 @@ export function documentFacetTerms({ dialect }: MigrationContext) {
           select array_to_tsvector(array(
             select '#' || (k->>0) || '/' || (k->>1) || '/' || (k->>2) from json_array_elements(keys::json) k))
         $$`.execute(db);
-      await redefine(db, sql`${WORDS} || resource_facet_terms(facet_keys)`);
+      await redefineDocument(db, sql`${DOCUMENT_WORDS} || resource_facet_terms(facet_keys)`);
     },
     async down(db: Kysely<unknown>): Promise<void> {
       if (dialect !== 'postgres') return;
-      await redefine(db, WORDS);
+      await redefineDocument(db, DOCUMENT_WORDS);
       await sql`drop function resource_facet_terms(text)`.execute(db);
     },
   };
