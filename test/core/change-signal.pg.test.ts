@@ -40,9 +40,16 @@ async function admin(statement: string, values: unknown[] = []): Promise<unknown
 }
 
 /** Ends every connection B holds (its pool's, the fence's among them), as a restart or failover does. */
+/**
+ * How long pg_terminate_backend waits for each backend to be gone (PostgreSQL 14+). Without it the call returns
+ * once the signal is sent, and on a loaded machine the next statement could still reach a backend on its way out
+ * (57P01, answered 503), where each test means the connections to be gone already.
+ */
+const TERMINATION_WAIT_MS = 10_000;
+
 async function terminateB(): Promise<void> {
   const ended = await admin(
-    'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1',
+    `select pg_terminate_backend(pid, ${TERMINATION_WAIT_MS}) from pg_stat_activity where application_name = $1`,
     [B_NAME],
   );
   expect(ended.length).toBeGreaterThan(0);
@@ -239,7 +246,10 @@ describe('two processes on one PostgreSQL database', () => {
     expect((await readB(profile)).statusCode).toBe(200);
     expect((await readB(profile)).statusCode).toBe(200);
     await admin(`alter database ${databaseName} with allow_connections false`);
-    await admin('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [databaseName]);
+    await admin(
+      `select pg_terminate_backend(pid, ${TERMINATION_WAIT_MS}) from pg_stat_activity where datname = $1`,
+      [databaseName],
+    );
     const away = await b.app.inject({ method: 'GET', url: profile });
     expect(away.statusCode).toBe(503);
     expect(away.headers['retry-after']).toBeDefined();
