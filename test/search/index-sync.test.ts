@@ -153,40 +153,35 @@ function expectedPrefixTerms(documents: ReturnType<typeof resourceDocument>[]): 
   return terms;
 }
 
-async function indexedPrefixTerms(): Promise<Map<string, string[]>> {
-  const { rows } = await sql<{ resource_id: string; term: string }>`
-    select resource_id, lexeme as term from resource_search, unnest(document) where lexeme like '~%'`.execute(
-    db(),
-  );
+type TermRow = { resource_id: string; term: string };
+
+/** PostgreSQL: the lexemes of every document that start with `mark` (`~` word starts, `#` facet terms). */
+async function markedLexemes(mark: '~' | '#'): Promise<TermRow[]> {
+  const { rows } = await sql<TermRow>`
+    select resource_id, lexeme as term from resource_search, unnest(document)
+    where starts_with(lexeme, ${mark})`.execute(db());
+  return rows;
+}
+
+/** Terms per resource, each resource's sorted. */
+function termsByResource(rows: TermRow[]): Map<string, string[]> {
   const terms = new Map<string, string[]>();
   for (const row of rows) terms.set(row.resource_id, [...(terms.get(row.resource_id) ?? []), row.term]);
   for (const list of terms.values()) list.sort();
   return terms;
 }
 
+const indexedPrefixTerms = async () => termsByResource(await markedLexemes('~'));
+
 /** Each document's facet terms as its full-text index holds them. */
 async function indexedFacetTerms(): Promise<Map<string, string[]>> {
-  let rows: Array<{ resource_id: string; term: string }>;
-  if (dialect() === 'postgres') {
-    rows = (
-      await sql<{ resource_id: string; term: string }>`
-        select resource_id, lexeme as term from resource_search, unnest(document) where lexeme like '#%'`.execute(
-        db(),
-      )
-    ).rows;
-  } else {
-    await sql`create virtual table if not exists temp.indexed_terms
-      using fts5vocab(main, resource_search_fts, instance)`.execute(db());
-    rows = (
-      await sql<{ resource_id: string; term: string }>`
-        select s.resource_id, v.term from temp.indexed_terms v join resource_search s on s.doc_id = v.doc
-        where v.col = 'facet_terms'`.execute(db())
-    ).rows;
-  }
-  const terms = new Map<string, string[]>();
-  for (const row of rows) terms.set(row.resource_id, [...(terms.get(row.resource_id) ?? []), row.term]);
-  for (const list of terms.values()) list.sort();
-  return terms;
+  if (dialect() === 'postgres') return termsByResource(await markedLexemes('#'));
+  await sql`create virtual table if not exists temp.indexed_terms
+    using fts5vocab(main, resource_search_fts, instance)`.execute(db());
+  const { rows } = await sql<TermRow>`
+    select s.resource_id, v.term from temp.indexed_terms v join resource_search s on s.doc_id = v.doc
+    where v.col = 'facet_terms'`.execute(db());
+  return termsByResource(rows);
 }
 
 async function patch(id: string, payload: Record<string, unknown>, as: TestUser = owner) {

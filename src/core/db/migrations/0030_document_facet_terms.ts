@@ -10,6 +10,9 @@ export const DOCUMENT_WORDS = sql`
   setweight(to_tsvector('simple', body_text), 'C') ||
   setweight(to_tsvector('simple', owner_text), 'D')`;
 
+/** The document as 0030 defines it: the weighted words, then the facet terms. */
+export const DOCUMENT_WITH_FACET_TERMS = sql`${DOCUMENT_WORDS} || resource_facet_terms(facet_keys)`;
+
 /**
  * PostgreSQL: the document column computed anew as `document`, with its GIN index. Dropping the column drops the
  * index; a generated column's expression cannot be altered on 15. Every row is recomputed (a table rewrite).
@@ -43,7 +46,7 @@ export function documentFacetTerms({ dialect }: MigrationContext) {
           select array_to_tsvector(array(
             select '#' || (k->>0) || '/' || (k->>1) || '/' || (k->>2) from json_array_elements(keys::json) k))
         $$`.execute(db);
-      await redefineDocument(db, sql`${DOCUMENT_WORDS} || resource_facet_terms(facet_keys)`);
+      await redefineDocument(db, DOCUMENT_WITH_FACET_TERMS);
     },
     async down(db: Kysely<unknown>): Promise<void> {
       if (dialect !== 'postgres') return;

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { MigrationContext } from '../migrator.js';
-import { DOCUMENT_WORDS, redefineDocument } from './0030_document_facet_terms.js';
+import { DOCUMENT_WITH_FACET_TERMS, DOCUMENT_WORDS, redefineDocument } from './0030_document_facet_terms.js';
 
 /**
  * PostgreSQL: each document also holds the 3- to 6-character starts of its words as terms of their own, `~epic`
@@ -31,7 +31,7 @@ export function documentPrefixTerms({ dialect }: MigrationContext) {
     },
     async down(db: Kysely<unknown>): Promise<void> {
       if (dialect !== 'postgres') return;
-      await redefineDocument(db, sql`${DOCUMENT_WORDS} || resource_facet_terms(facet_keys)`);
+      await redefineDocument(db, DOCUMENT_WITH_FACET_TERMS);
       await sql`drop function with_prefix_terms(tsvector)`.execute(db);
     },
   };
