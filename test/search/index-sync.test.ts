@@ -10,6 +10,7 @@ import { tsMatch } from '../../src/modules/search/resource-match.js';
 import { ftsFacetTerms } from '../../src/core/db/migrations/0031_fts_facet_terms.js';
 import { ftsLongerPrefixes } from '../../src/core/db/migrations/0032_fts_longer_prefixes.js';
 import { documentPrefixTerms } from '../../src/core/db/migrations/0033_document_prefix_terms.js';
+import { resourceSearchVectors } from '../../src/core/db/migrations/0034_resource_search_vectors.js';
 import type { MigrationContext } from '../../src/core/db/migrator.js';
 import { rebuildResourceSearch } from '../../src/modules/search/rebuild.js';
 import { facetTermOf, ftsFacetTermOf, parseFacetKeys } from '../../src/modules/search/resource-facet-keys.js';
@@ -50,8 +51,11 @@ const dialect = () => t.app.context.database.dialect;
 let wordSequence = 0;
 const word = (stem: string) => `${stem}${(wordSequence += 1)}q`;
 
-/** The resources a full-text query matches, read straight from the index the way each dialect searches. */
-async function matches(query: string): Promise<string[]> {
+/**
+ * The resources a full-text query matches, read straight from the index the way each dialect searches; on
+ * PostgreSQL from `documents`' document column (resource_search's before migration 0034).
+ */
+async function matches(query: string, documents = 'resource_search_vectors'): Promise<string[]> {
   const parsed = parseSearch(query);
   if (parsed === null) throw new Error(`no words in ${query}`);
   const rows =
@@ -60,7 +64,7 @@ async function matches(query: string): Promise<string[]> {
           select s.resource_id from resource_search_fts f join resource_search s on s.doc_id = f.rowid
           where resource_search_fts match ${ftsMatch(parsed)}`.execute(db())
       : await sql<{ resource_id: string }>`
-          select resource_id from resource_search where document @@ ${tsMatch({ query: parsed })}`.execute(
+          select resource_id from ${sql.table(documents)} where document @@ ${tsMatch({ query: parsed })}`.execute(
           db(),
         );
   return rows.rows.map((row) => row.resource_id).sort();
@@ -123,7 +127,10 @@ async function expectIndexInStep(): Promise<void> {
     expected.map((document) => [document.resource_id, parseFacetKeys(document.facet_keys).map(spelt).sort()]),
   );
   expect(await indexedFacetTerms()).toEqual(wanted);
-  if (dialect() === 'postgres') expect(await indexedPrefixTerms()).toEqual(expectedPrefixTerms(expected));
+  if (dialect() === 'postgres') {
+    expect(await indexedPrefixTerms()).toEqual(expectedPrefixTerms(expected));
+    expect(await vectorsOutOfStep()).toEqual([]);
+  }
   if (dialect() === 'sqlite') {
     await sql`insert into resource_search_fts(resource_search_fts, rank) values ('integrity-check', 1)`.execute(
       db(),
@@ -153,12 +160,28 @@ function expectedPrefixTerms(documents: ReturnType<typeof resourceDocument>[]): 
   return terms;
 }
 
+/**
+ * PostgreSQL (migration 0034): the resources whose vectors are missing, left over, or not what their document's
+ * text makes (the name's words, the whole document), as the triggers should keep them.
+ */
+async function vectorsOutOfStep(): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    select coalesce(s.resource_id, v.resource_id) as id
+    from resource_search s full join resource_search_vectors v on v.resource_id = s.resource_id
+    where s.resource_id is null or v.resource_id is null
+      or v.name_words <> resource_name_words(s.name_text)
+      or v.document <> resource_document(s.name_text, s.keywords_text, s.body_text, s.owner_text, s.facet_keys)`.execute(
+    db(),
+  );
+  return rows.map((row) => row.id);
+}
+
 type TermRow = { resource_id: string; term: string };
 
 /** PostgreSQL: the lexemes of every document that start with `mark` (`~` word starts, `#` facet terms). */
 async function markedLexemes(mark: '~' | '#'): Promise<TermRow[]> {
   const { rows } = await sql<TermRow>`
-    select resource_id, lexeme as term from resource_search, unnest(document)
+    select resource_id, lexeme as term from resource_search_vectors, unnest(document)
     where starts_with(lexeme, ${mark})`.execute(db());
   return rows;
 }
@@ -557,13 +580,16 @@ describe('migration 0033 (word starts as terms of the PostgreSQL documents)', ()
     const resource = await approvedResource({ name: `Reef ${name} Привет`, tagIds: [tag.id] });
     const { db: database, dialect: kind } = t.app.context.database;
     const migration = documentPrefixTerms(migrationContext());
+    const vectors = resourceSearchVectors(migrationContext());
+    await vectors.down!(database as never);
     await migration.down!(database as never);
     if (kind === 'postgres') {
       // The queries ask for the terms (match.ts tsPrefixTerm): without them a 3–6 letter start finds nothing.
-      expect(await matches(name.slice(0, 4))).toEqual([]);
-      expect(await matches(name.slice(0, 7))).toEqual([resource.id]);
+      expect(await matches(name.slice(0, 4), 'resource_search')).toEqual([]);
+      expect(await matches(name.slice(0, 7), 'resource_search')).toEqual([resource.id]);
     }
     await migration.up(database as never);
+    await vectors.up(database as never);
     t.clock.advance(5001);
     for (let length = 2; length <= name.length; length += 1) {
       const prefix = name.slice(0, length);
@@ -580,5 +606,43 @@ describe('migration 0033 (word starts as terms of the PostgreSQL documents)', ()
     expect((await patch(resource.id, { name: `Reef ${renamed}` })).statusCode).toBe(200);
     expect(await listed(`search=${renamed.slice(0, 5)}`)).toEqual([resource.id]);
     expect(await listed(`search=${name.slice(0, 5)}`)).toEqual([]);
+  });
+});
+
+describe('migration 0034 (the PostgreSQL vectors in a table of their own)', () => {
+  it('takes the documents written before it as they are, and its triggers keep them in step after', async () => {
+    const [name, short] = [word('brqzvm'), word('kpxwzr')];
+    const tag = catalogs.tags[5]!;
+    const resource = await approvedResource({ name: `Reef ${name}`, tagIds: [tag.id] });
+    const { db: database, dialect: kind } = t.app.context.database;
+    const migration = resourceSearchVectors(migrationContext());
+    await migration.down!(database as never);
+    // Written while the document was resource_search's generated column: the application writes only the text.
+    expect((await patch(resource.id, { shortDescription: `Tidal ${short} pools` })).statusCode).toBe(200);
+    if (kind === 'postgres') expect(await matches(short, 'resource_search')).toEqual([resource.id]);
+    await migration.up(database as never);
+    t.clock.advance(5001);
+    expect(await matches(short)).toEqual([resource.id]);
+    for (const search of [short, name.slice(0, 5), `reef ${name}`]) {
+      expect(await listed(`search=${search}`), search).toEqual([resource.id]);
+      // The relevance tiers: the name's words (every word in the name, then any) beside the whole document.
+      expect(await listed(`search=${search}&sortBy=relevance`), search).toEqual([resource.id]);
+      expect(await listed(`search=${search}&tags=${tag.slug}&type=MOD`), search).toEqual([resource.id]);
+      expect(await listed(`search=${search}&facets=tags`), search).toEqual([resource.id]);
+    }
+    // Two of three words in the name (the tier that reads the text beside the names' index).
+    expect(await listed(`search=reef ${name} ${short}&sortBy=relevance`)).toEqual([resource.id]);
+    // Later writes reach the vectors (checked after every test too), and a deletion removes them.
+    const renamed = word('vqtnbx');
+    expect((await patch(resource.id, { name: `Reef ${renamed}` })).statusCode).toBe(200);
+    expect(await listed(`search=${renamed}&sortBy=relevance`)).toEqual([resource.id]);
+    expect(await listed(`search=${name}`)).toEqual([]);
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/resources/${resource.id}`,
+      headers: owner.headers,
+    });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect(await matches(renamed)).toEqual([]);
   });
 });

@@ -74,8 +74,8 @@ async function snapshot() {
       ? await sql<{ name: string; definition: string }>`
           select indexname as name, indexdef as definition from pg_indexes
           where schemaname = current_schema()
-            and tablename in ('resource_search', 'resource_facet_counts', 'resource_name_words', 'server_search',
-              'team_search', 'user_search')
+            and tablename in ('resource_search', 'resource_search_vectors', 'resource_facet_counts',
+              'resource_name_words', 'server_search', 'team_search', 'user_search')
           union all
           select tgname, tgenabled::text from pg_trigger
           where tgrelid = 'resource_search'::regclass and not tgisinternal
@@ -100,7 +100,16 @@ async function snapshot() {
           )
         ).rows
       : [];
-  return { documents, facetCounts, schema: schema.rows, users, nameWords };
+  // PostgreSQL's vectors (migration 0034), kept by triggers and recomputed by an exclusive rebuild.
+  const vectors =
+    dialect() === 'postgres'
+      ? (
+          await sql<{ resource_id: string; name_words: string; document: string }>`
+            select resource_id, name_words::text, document::text from resource_search_vectors
+            order by resource_id`.execute(db())
+        ).rows
+      : [];
+  return { documents, facetCounts, schema: schema.rows, users, nameWords, vectors };
 }
 
 /** The name words of the documents, each with the number of documents holding it (what the dictionary keeps). */
@@ -137,6 +146,11 @@ describe('exclusive resource rebuild', () => {
       expect(online.schema).toContainEqual(expect.objectContaining({ name: 'resource_search_document_idx' }));
       expect(online.schema).toContainEqual({ name: 'resource_search_facets_aid', definition: 'O' });
       expect(online.schema).toContainEqual({ name: 'resource_name_words_aid', definition: 'O' });
+      // The vectors' table (0034): its two GIN indexes, the triggers that keep it, a row per document.
+      expect(online.schema).toContainEqual(expect.objectContaining({ name: 'resource_search_name_idx' }));
+      expect(online.schema).toContainEqual({ name: 'resource_search_vectors_ai', definition: 'O' });
+      expect(online.schema).toContainEqual({ name: 'resource_search_vectors_au', definition: 'O' });
+      expect(online.vectors.map((row) => row.resource_id)).toEqual([...approvedIds].sort());
       expect(online.nameWords).toEqual(nameWordsOf(online.documents));
       expect(online.nameWords).toContainEqual({ word: 'quillwort', resource_count: quillworts.length });
     }

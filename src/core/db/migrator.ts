@@ -37,6 +37,7 @@ import { documentFacetTerms } from './migrations/0030_document_facet_terms.js';
 import { ftsFacetTerms } from './migrations/0031_fts_facet_terms.js';
 import { ftsLongerPrefixes } from './migrations/0032_fts_longer_prefixes.js';
 import { documentPrefixTerms } from './migrations/0033_document_prefix_terms.js';
+import { resourceSearchVectors } from './migrations/0034_resource_search_vectors.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -81,6 +82,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0031_fts_facet_terms': ftsFacetTerms,
   '0032_fts_longer_prefixes': ftsLongerPrefixes,
   '0033_document_prefix_terms': documentPrefixTerms,
+  '0034_resource_search_vectors': resourceSearchVectors,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

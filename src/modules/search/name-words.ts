@@ -41,7 +41,7 @@ async function nearestWord(db: Executor, trigram: string, word: string): Promise
  * Whether a word of the search (the last as a prefix while typed) matches any document on its own. A word of a
  * name is answered by the dictionary (its C-collated key also serves the prefix); any other is looked up in the
  * documents: a word no document holds, the case that matters here, costs one empty GIN lookup; a common one, the
- * first match. (With sequential scans left on, the planner scanned resource_search for it, seconds at 1M.)
+ * first match. (With sequential scans left on, the planner scanned the documents for it, seconds at 1M.)
  */
 async function matchesAlone(db: Executor, query: SearchQuery, index: number): Promise<boolean> {
   const term = query.terms[index]!;
@@ -53,7 +53,9 @@ async function matchesAlone(db: Executor, query: SearchQuery, index: number): Pr
   if (named.rows.length > 0) return true;
   const alone: SearchQuery = { terms: [term], prefixLast: prefix, phrases: [] };
   const { rows } = await withIndexPlans(db, 'postgres', (read) =>
-    sql`select 1 from resource_search where document @@ ${tsMatch({ query: alone })} limit 1`.execute(read),
+    sql`select 1 from resource_search_vectors where document @@ ${tsMatch({ query: alone })} limit 1`.execute(
+      read,
+    ),
   );
   return rows.length > 0;
 }

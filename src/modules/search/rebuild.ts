@@ -41,8 +41,8 @@ const EXCLUSIVE_BATCH = 5_000;
  * Tables derived from resource_search by its triggers: emptied with it (the facet counts of an empty index are
  * none), and on PostgreSQL recomputed from the documents in one statement by an exclusive rebuild, which turns
  * every trigger of resource_search off while it loads. A new trigger-kept table belongs here too, with its
- * recomputation. Only the tables that exist are touched (the name words are PostgreSQL's, from migration 0027;
- * migration 0024 rebuilds before they exist).
+ * recomputation. Only the tables that exist are touched (the name words and the vectors are PostgreSQL's, from
+ * migrations 0027 and 0034; migration 0024 rebuilds before they exist).
  */
 const DERIVED = {
   resource_facet_counts: sql`
@@ -50,6 +50,12 @@ const DERIVED = {
     select k ->> 0, k ->> 1, k ->> 2, count(*) from resource_search, json_array_elements(facet_keys::json) k
     group by 1, 2, 3`,
   resource_name_words: NAME_WORDS_RECOUNT,
+  // The functions are migration 0034's, which its triggers call too.
+  resource_search_vectors: sql`
+    insert into resource_search_vectors (resource_id, name_words, document)
+    select resource_id, resource_name_words(name_text),
+      resource_document(name_text, keywords_text, body_text, owner_text, facet_keys)
+    from resource_search`,
 } as const;
 const DERIVED_TABLES = Object.keys(DERIVED);
 
@@ -214,10 +220,11 @@ export async function rebuildResourceSearch(
  * transaction: 28.7 s with the facet triggers (each document moves ~10 counter rows, and every update of a row
  * already updated in the same transaction first walks the chain of its earlier versions: quadratic in the
  * batch), 2.8 s without them, 1.3 s without the GIN index too (+0.45 s to build it once, +0.15 s to count the
- * facets in one statement). What remains is mostly computing the generated tsvector column. So: every trigger
- * of resource_search off and every index that backs no constraint dropped (DDL is transactional: a failure
- * puts them all back), documents inserted EXCLUSIVE_BATCH at a time by one multi-row statement, then the
- * indexes recreated from their own definitions, the triggers back on and the derived tables recomputed.
+ * facets in one statement). What remained was mostly computing the tsvectors (a generated column then; since
+ * migration 0034 a derived table's). So: every trigger of resource_search off and every index that backs no
+ * constraint dropped (DDL is transactional: a failure puts them all back), documents inserted EXCLUSIVE_BATCH
+ * at a time by one multi-row statement, then the indexes recreated from their own definitions, the triggers
+ * back on and the derived tables recomputed, each with its own indexes set aside the same way.
  */
 async function rebuildExclusivePostgres(
   trx: Transaction<DB>,
@@ -231,7 +238,7 @@ async function rebuildExclusivePostgres(
   });
   await sql`alter table resource_search enable trigger user`.execute(trx);
   for (const table of await existingTables(trx, 'postgres', DERIVED_TABLES)) {
-    await DERIVED[table as keyof typeof DERIVED].execute(trx);
+    await withIndexesSetAside(trx, table, () => DERIVED[table as keyof typeof DERIVED].execute(trx));
   }
   return documents;
 }
@@ -344,7 +351,12 @@ async function finishResourceSearch(db: Kysely<DB>, dialect: DialectName): Promi
   if (dialect === 'sqlite') {
     await sql`insert into resource_search_fts(resource_search_fts) values ('optimize')`.execute(db);
   } else {
-    await sql`analyze resource_search`.execute(db);
+    for (const table of [
+      'resource_search',
+      ...(await existingTables(db, dialect, ['resource_search_vectors'])),
+    ]) {
+      await sql`analyze ${sql.table(table)}`.execute(db);
+    }
   }
 }
 

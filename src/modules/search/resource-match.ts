@@ -110,28 +110,40 @@ export function nameTiers(match: SearchMatch): SearchMatch[] {
  */
 export const topTier = (match: SearchMatch): SearchMatch => tierOf(match, 'every');
 
+/**
+ * PostgreSQL: `column` (a primary key) is one of the ids `ids` selects, read first (one InitPlan) and then looked
+ * up one by one. Joined instead, the planner may walk a primary key in order (a merge join), testing every
+ * row's document on the way.
+ */
+const idIn = (column: string, ids: RawBuilder<unknown>) =>
+  sql<SqlBool>`${sql.ref(column)} = any(array(${ids}))`;
+
 /** The ids of the matching documents' resources (every document is an APPROVED resource's). */
 export function matchingResourceIds(dialect: DialectName, match: SearchMatch): RawBuilder<unknown> {
   if (dialect === 'postgres') {
     if (match.documents !== undefined) {
       return sql`select json_array_elements_text(${match.documents}::json) as resource_id`;
     }
-    const whole = sql`document @@ ${tsMatch(match)}`;
-    if (match.inName === undefined) return sql`select resource_id from resource_search where ${whole}`;
-    // The name's own vector, under its own GIN index (0028): the document's GIN index holds words without their
-    // weights, so `word:A` re-read every match's document (3.5 s at 1M for a word in 20% of documents). Every
-    // word in the name implies the whole query but for its phrases.
+    // The vectors' own narrow table (migration 0034): each match's row is visited for its visibility.
+    const whole = sql`v.document @@ ${tsMatch(match)}`;
+    if (match.inName === undefined)
+      return sql`select v.resource_id from resource_search_vectors v where ${whole}`;
+    // The name's own vector, under its own GIN index (0028, 0034): the document's GIN index holds words without
+    // their weights, so `word:A` re-read every match's document (3.5 s at 1M for a word in 20% of documents).
+    // Every word in the name implies the whole query but for its phrases.
     const names = tsWordsText(match.query, match.inName, match.completions);
-    const inName = sql`to_tsvector('simple', name_text) @@ to_tsquery('simple', ${names})`;
-    // Two of three words in the name: the name's index finds the few names, and each row is tested for the
-    // tier (textMatch: the whole query too) rather than the document's index collecting every match of the
+    const inName = sql`v.name_words @@ to_tsquery('simple', ${names})`;
+    // Two of three words in the name: the name's index finds the few names, and each one's text is tested for
+    // the tier (textMatch: the whole query too) rather than the document's index collecting every match of the
     // whole query's common words (`ocean tools epic` at 1M: 109 → 10 ms).
     if (match.inName === 'two') {
-      return sql`select resource_id from resource_search where ${inName}
-        and ${textMatch(dialect, match.query, 'resource_search', 'two')}`;
+      const named = sql`select v.resource_id from resource_search_vectors v where ${inName}`;
+      return sql`select resource_id from resource_search s where ${idIn('s.resource_id', named)}
+        and ${textMatch(dialect, match.query, 's', 'two')}`;
     }
     const implied = match.inName === 'every' && match.query.phrases.length === 0;
-    return sql`select resource_id from resource_search where ${inName}${implied ? sql`` : sql` and ${whole}`}`;
+    return sql`select v.resource_id from resource_search_vectors v
+      where ${inName}${implied ? sql`` : sql` and ${whole}`}`;
   }
   return sql`select resource_id from resource_search indexed by resource_search_doc_idx where doc_id in (
     ${matchingDocuments(dialect, match)})`;
@@ -184,11 +196,13 @@ export function matchingFacetKeys(
   limit: number,
 ): RawBuilder<{ facet_keys: string }> {
   if (dialect === 'postgres') {
-    const matched =
-      match.documents === undefined
-        ? sql`document @@ ${tsMatch(match)}`
-        : sql`resource_id in (${matchingResourceIds(dialect, match)})`;
-    return sql`select facet_keys from resource_search where ${matched} limit ${limit}`;
+    if (match.documents === undefined) {
+      const matched = sql`select resource_id from resource_search_vectors
+        where document @@ ${tsMatch(match)} limit ${limit}`;
+      return sql`select facet_keys from resource_search s where ${idIn('s.resource_id', matched)}`;
+    }
+    return sql`select facet_keys from resource_search
+      where resource_id in (${matchingResourceIds(dialect, match)}) limit ${limit}`;
   }
   if (match.documents !== undefined) {
     return sql`select facet_keys from resource_search
@@ -219,7 +233,7 @@ export function matchCondition(
     // Few matches: their ids first (one InitPlan), then the rows by primary key. Left to itself the planner
     // guesses a rare or absent word's matches from statistics and walks the date index looking for them: 2.4 s
     // at 1M for a word nothing matches, 0.5 ms this way.
-    return sql<SqlBool>`resources.id = any(array(${matchingResourceIds(dialect, match)}))`;
+    return idIn('resources.id', matchingResourceIds(dialect, match));
   }
   if (plan === 'scan') {
     return sql<SqlBool>`exists (select 1 from resource_search ws where ws.resource_id = resources.id

@@ -19,6 +19,11 @@ export const DOCUMENT_WITH_FACET_TERMS = sql`${DOCUMENT_WORDS} || resource_facet
  */
 export async function redefineDocument(db: Kysely<unknown>, document: RawBuilder<unknown>): Promise<void> {
   await sql`alter table resource_search drop column document`.execute(db);
+  await addDocument(db, document);
+}
+
+/** PostgreSQL: resource_search's generated `document` column and its GIN index, computed for every row. */
+export async function addDocument(db: Kysely<unknown>, document: RawBuilder<unknown>): Promise<void> {
   await sql`alter table resource_search add column document tsvector generated always as (${document}) stored`.execute(
     db,
   );

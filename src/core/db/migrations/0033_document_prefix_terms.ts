@@ -3,6 +3,9 @@ import type { Kysely } from 'kysely';
 import type { MigrationContext } from '../migrator.js';
 import { DOCUMENT_WITH_FACET_TERMS, DOCUMENT_WORDS, redefineDocument } from './0030_document_facet_terms.js';
 
+/** The document as 0033 defines it: the weighted words with their starts, then the facet terms. */
+export const DOCUMENT_WITH_PREFIX_TERMS = sql`with_prefix_terms(${DOCUMENT_WORDS}) || resource_facet_terms(facet_keys)`;
+
 /**
  * PostgreSQL: each document also holds the 3- to 6-character starts of its words as terms of their own, `~epic`
  * for `epic1002` (search/match.ts tsPrefixTerm asks for them). The last word of a search is matched as a prefix
@@ -24,10 +27,7 @@ export function documentPrefixTerms({ dialect }: MigrationContext) {
             select '~' || left(word, n) from unnest(tsvector_to_array(words)) word, generate_series(3, 6) n
             where length(word) >= n and word ~ '^[a-z0-9]+$'))
         $$`.execute(db);
-      await redefineDocument(
-        db,
-        sql`with_prefix_terms(${DOCUMENT_WORDS}) || resource_facet_terms(facet_keys)`,
-      );
+      await redefineDocument(db, DOCUMENT_WITH_PREFIX_TERMS);
     },
     async down(db: Kysely<unknown>): Promise<void> {
       if (dialect !== 'postgres') return;

@@ -1,6 +1,6 @@
 // Search documents (issue 17): one row per searchable object, holding its text as src/modules/search/text.ts
 // makes it. SQLite indexes the rows with an external-content FTS5 table (resource_search_fts, kept in step by
-// triggers); PostgreSQL with a generated, weighted tsvector column and a GIN index.
+// triggers); PostgreSQL with a weighted tsvector under a GIN index (resources': in resource_search_vectors).
 import type { Generated } from 'kysely';
 
 /** One row per APPROVED resource (what GET /resources can show); none for the others. */
@@ -22,6 +22,18 @@ export interface ResourceSearchTable {
    * generated column that only FTS5 reads: migration 0031. It is left out of this type: nothing writes it.)
    */
   facet_keys: string;
+}
+
+/**
+ * PostgreSQL only (migration 0034): a document's vectors, kept from its resource_search row by triggers, in a
+ * narrow table of their own so that counting matches through GIN visits small rows.
+ */
+export interface ResourceSearchVectorsTable {
+  resource_id: string;
+  /** The name's words (resource_name_words), under their own GIN index. */
+  name_words: string;
+  /** The weighted words, their starts (`~epic`) and the facet terms (`#tag//id`): resource_document. */
+  document: string;
 }
 
 /** APPROVED resources per facet value (type, tag, category, game version), maintained by triggers. */
@@ -73,6 +85,7 @@ export interface UserSearchTable {
 
 export interface SearchTables {
   resource_search: ResourceSearchTable;
+  resource_search_vectors: ResourceSearchVectorsTable;
   resource_facet_counts: ResourceFacetCountsTable;
   server_search: ServerSearchTable;
   team_search: TeamSearchTable;
