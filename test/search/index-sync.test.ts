@@ -10,7 +10,10 @@ import { tsMatch } from '../../src/modules/search/resource-match.js';
 import { ftsFacetTerms } from '../../src/core/db/migrations/0031_fts_facet_terms.js';
 import { ftsLongerPrefixes } from '../../src/core/db/migrations/0032_fts_longer_prefixes.js';
 import { documentPrefixTerms } from '../../src/core/db/migrations/0033_document_prefix_terms.js';
-import { resourceSearchVectors } from '../../src/core/db/migrations/0034_resource_search_vectors.js';
+import {
+  resourceSearchVectors,
+  VECTOR_PARTITIONS,
+} from '../../src/core/db/migrations/0034_resource_search_vectors.js';
 import type { MigrationContext } from '../../src/core/db/migrator.js';
 import { rebuildResourceSearch } from '../../src/modules/search/rebuild.js';
 import { facetTermOf, ftsFacetTermOf, parseFacetKeys } from '../../src/modules/search/resource-facet-keys.js';
@@ -621,6 +624,14 @@ describe('migration 0034 (the PostgreSQL vectors in a table of their own)', () =
     expect((await patch(resource.id, { shortDescription: `Tidal ${short} pools` })).statusCode).toBe(200);
     if (kind === 'postgres') expect(await matches(short, 'resource_search')).toEqual([resource.id]);
     await migration.up(database as never);
+    if (kind === 'postgres') {
+      // Hash partitions, each moving any toasted document out of its rows.
+      const { rows } = await sql<{ options: string[] | null }>`
+        select c.reloptions as options from pg_inherits i join pg_class c on c.oid = i.inhrelid
+        where i.inhparent = 'resource_search_vectors'::regclass`.execute(database);
+      expect(rows).toHaveLength(VECTOR_PARTITIONS);
+      for (const row of rows) expect(row.options).toEqual(['toast_tuple_target=128']);
+    }
     t.clock.advance(5001);
     expect(await matches(short)).toEqual([resource.id]);
     for (const search of [short, name.slice(0, 5), `reef ${name}`]) {
