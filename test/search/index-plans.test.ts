@@ -1,9 +1,11 @@
 // PostgreSQL's planner must read search documents through their GIN index (search/index-plans.ts): a scan that
 // tests each row costs a TOASTed document read per row, which its estimate leaves out. On this test's few rows a
 // scan is what the planner would pick; under withIndexPlans the count and the facet keys' read take the index.
-// The setting never outlives the statements it was made for.
+// The setting never outlives the statements it was made for, and every statement of a search request that reads
+// the documents (counts, tiers, facets, pages of every plan) runs under it.
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/core/db/schema.js';
 import { withIndexPlans } from '../../src/modules/search/index-plans.js';
@@ -12,6 +14,8 @@ import type { SearchMatch } from '../../src/modules/search/resource-match.js';
 import { parseSearch } from '../../src/modules/search/text.js';
 import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
+import { createUser } from '../helpers/factories.js';
+import { createResource, moderate, readCatalogs } from '../resources/helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -61,5 +65,72 @@ describe('withIndexPlans', () => {
     const { db, dialect } = database();
     if (dialect !== 'sqlite') return;
     expect(await withIndexPlans(db, dialect, (read) => Promise.resolve(read === db))).toBe(true);
+  });
+});
+
+/**
+ * The statements each pooled PostgreSQL connection runs while `work` does, each marked with whether sequential
+ * scans were off for it: set off in its transaction (`set local`, or set_config by withIndexPlans inside a
+ * caller's) and not yet put back.
+ */
+async function statementsOf(
+  work: () => Promise<void>,
+): Promise<Array<{ text: string; seqScanOff: boolean }>> {
+  const seen: Array<{ text: string; seqScanOff: boolean }> = [];
+  const off = new WeakMap<object, boolean>();
+  const query = pg.Client.prototype.query;
+  const traced = function (this: object, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string };
+    const text = (typeof first === 'string' ? first : (first.text ?? '')).trim().toLowerCase();
+    if (text === 'begin' || text === 'commit' || text === 'rollback') off.set(this, false);
+    else if (/set local enable_seqscan = off|set_config\('enable_seqscan', 'off'/.test(text))
+      off.set(this, true);
+    else if (text.includes("set_config('enable_seqscan', $1")) off.set(this, false);
+    else seen.push({ text, seqScanOff: off.get(this) === true });
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  };
+  pg.Client.prototype.query = traced as typeof query;
+  try {
+    await work();
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  return seen;
+}
+
+describe('requests that search', () => {
+  it('PostgreSQL: read the documents only with sequential scans off, whatever the plan', async () => {
+    const { dialect } = database();
+    if (dialect !== 'postgres') return;
+    const [owner, moderator] = await Promise.all([
+      createUser(t.app),
+      createUser(t.app, { role: 'MODERATOR' }),
+    ]);
+    const tag = (await readCatalogs(t.app)).tags[0]!;
+    for (const name of ['Amber Grove', 'Amber Fields', 'Grove Keeper', 'Amber Grove Keeper']) {
+      const created = await createResource(t.app, owner, { name, tagIds: [tag.id] });
+      await moderate(t.app, moderator, created.id, 'APPROVE');
+    }
+    const urls = [
+      '/resources?search=amber',
+      '/resources?search=amb',
+      '/resources?search=amber grove&sortBy=relevance',
+      '/resources?search=amber grove keeper&sortBy=relevance',
+      '/resources?search=ambr&sortBy=relevance',
+      '/resources?search=grove&sortBy=downloads&type=MOD',
+      `/resources?search=amber&tags=${tag.slug}&facets=tags,type`,
+      `/resources?tags=${tag.slug}&facets=tags,type`,
+      `/resources?search=grove&tags=${tag.slug}&sortBy=name&page=2&limit=1`,
+      '/resources?search=nothingmatchesthis',
+    ];
+    const statements = await statementsOf(async () => {
+      for (const url of urls) {
+        const response = await t.app.inject({ method: 'GET', url: encodeURI(url) });
+        expect(response.statusCode, `${url}: ${response.body}`).toBe(200);
+      }
+    });
+    const reads = statements.filter((statement) => statement.text.includes('resource_search_vectors'));
+    expect(reads.length).toBeGreaterThan(urls.length);
+    expect(reads.filter((statement) => !statement.seqScanOff).map((statement) => statement.text)).toEqual([]);
   });
 });

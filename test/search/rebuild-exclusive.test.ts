@@ -74,8 +74,11 @@ async function snapshot() {
       ? await sql<{ name: string; definition: string }>`
           select indexname as name, indexdef as definition from pg_indexes
           where schemaname = current_schema()
-            and tablename in ('resource_search', 'resource_search_vectors', 'resource_facet_counts',
+            and (tablename in ('resource_search', 'resource_search_vectors', 'resource_facet_counts',
               'resource_name_words', 'server_search', 'team_search', 'user_search')
+              or tablename like 'resource_search_vectors\_%')
+          union all
+          select 'invalid: ' || indexrelid::regclass, '' from pg_index where not indisvalid
           union all
           select tgname, tgenabled::text from pg_trigger
           where tgrelid = 'resource_search'::regclass and not tgisinternal
@@ -148,6 +151,13 @@ describe('exclusive resource rebuild', () => {
       expect(online.schema).toContainEqual({ name: 'resource_name_words_aid', definition: 'O' });
       // The vectors' table (0034): its two GIN indexes, the triggers that keep it, a row per document.
       expect(online.schema).toContainEqual(expect.objectContaining({ name: 'resource_search_name_idx' }));
+      // Each partition's own (a partitioned table's index is only the sum of its partitions').
+      for (const index of [
+        'resource_search_vectors_0_document_idx',
+        'resource_search_vectors_7_name_words_idx',
+      ]) {
+        expect(online.schema).toContainEqual(expect.objectContaining({ name: index }));
+      }
       expect(online.schema).toContainEqual({ name: 'resource_search_vectors_ai', definition: 'O' });
       expect(online.schema).toContainEqual({ name: 'resource_search_vectors_au', definition: 'O' });
       expect(online.vectors.map((row) => row.resource_id)).toEqual([...approvedIds].sort());

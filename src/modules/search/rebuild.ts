@@ -245,7 +245,7 @@ async function rebuildExclusivePostgres(
 
 /**
  * PostgreSQL: runs `load` with the table's secondary indexes (every one that backs no constraint: the GIN ones of
- * the documents and names) dropped, then recreates them from their own definitions, in the caller's transaction.
+ * the documents and names; a partitioned table's, with its partitions') dropped, then recreates them from their own definitions, in the caller's transaction.
  * Building a GIN index once is several times cheaper than inserting every document's entries into it.
  */
 async function withIndexesSetAside<T>(
@@ -263,7 +263,9 @@ async function withIndexesSetAside<T>(
   const result = await load();
   // A GIN index builds faster with memory to sort its entries in (the default 64 MB spills at ~100k documents).
   await sql`set local maintenance_work_mem = '512MB'`.execute(trx);
-  for (const index of indexes) await sql.raw(index.definition).execute(trx);
+  // A partitioned table's index reads `ON ONLY`, which would recreate it on the parent alone (invalid, and no
+  // partition indexed): without ONLY it is built on every partition again.
+  for (const index of indexes) await sql.raw(index.definition.replace(' ON ONLY ', ' ON ')).execute(trx);
   return result;
 }
 
