@@ -106,9 +106,13 @@ describe('requests that search', () => {
       createUser(t.app),
       createUser(t.app, { role: 'MODERATOR' }),
     ]);
-    const tag = (await readCatalogs(t.app)).tags[0]!;
+    const catalogs = await readCatalogs(t.app);
+    const tag = catalogs.tags[0]!;
+    const category = catalogs.categories.find((candidate) => candidate.resourceType === 'MOD')!;
+    const version = catalogs.gameVersions[0]!;
+    const links = { tagIds: [tag.id], categoryIds: [category.id], gameVersionIds: [version.id] };
     for (const name of ['Amber Grove', 'Amber Fields', 'Grove Keeper', 'Amber Grove Keeper']) {
-      const created = await createResource(t.app, owner, { name, tagIds: [tag.id] });
+      const created = await createResource(t.app, owner, { name, ...links });
       await moderate(t.app, moderator, created.id, 'APPROVE');
     }
     const urls = [
@@ -122,6 +126,9 @@ describe('requests that search', () => {
       `/resources?tags=${tag.slug}&facets=tags,type`,
       `/resources?search=grove&tags=${tag.slug}&sortBy=name&page=2&limit=1`,
       '/resources?search=nothingmatchesthis',
+      `/resources?search=amber&categories=${category.slug}&type=MOD&facets=categories,gameVersions`,
+      `/resources?search=grove&versions=${encodeURIComponent(version.name)}&sortBy=relevance&facets=tags`,
+      `/resources?categories=${category.slug}&versions=${encodeURIComponent(version.name)}&facets=type`,
     ];
     const statements = await statementsOf(async () => {
       for (const url of urls) {

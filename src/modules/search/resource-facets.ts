@@ -171,6 +171,19 @@ async function searchFacetKeys(db: Kysely<DB>, dialect: DialectName, match: Sear
 const facetKeysOf = async (db: Kysely<DB>, dialect: DialectName, match: SearchMatch, limit: number) =>
   (await withIndexPlans(db, dialect, (read) => matchingFacetKeys(dialect, match, limit).execute(read))).rows;
 
+/** The first `limit` facet keys of the filter's matches, through the documents' index when it has a search. */
+function filteredFacetKeys(db: Kysely<DB>, dialect: DialectName, filter: ResourceFilter, limit: number) {
+  const read = (executor: Kysely<DB>) =>
+    executor
+      .selectFrom('resources')
+      .innerJoin('resource_search as s', 's.resource_id', 'resources.id')
+      .select('s.facet_keys')
+      .where((eb) => resourceFilterCondition(eb, dialect, filter))
+      .limit(limit)
+      .execute();
+  return filter.match === undefined ? read(db) : withIndexPlans(db, dialect, read);
+}
+
 export async function facetsOfMatches(
   db: Kysely<DB>,
   dialect: DialectName,
@@ -185,13 +198,7 @@ export async function facetsOfMatches(
     ? await searchFacetKeys(db, dialect, filter.match!, limit + 1)
     : listTerms !== undefined
       ? await facetKeysOf(db, dialect, facetTermsMatch(listTerms), limit + 1)
-      : await db
-          .selectFrom('resources')
-          .innerJoin('resource_search as s', 's.resource_id', 'resources.id')
-          .select('s.facet_keys')
-          .where((eb) => resourceFilterCondition(eb, dialect, filter))
-          .limit(limit + 1)
-          .execute();
+      : await filteredFacetKeys(db, dialect, filter, limit + 1);
   const exact = rows.length <= limit;
   const wanted = new Map(requested.map((name) => [FACET_OF[name], new Map() as Counts]));
   for (const row of exact ? rows : rows.slice(0, limit)) {
