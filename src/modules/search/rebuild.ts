@@ -245,8 +245,9 @@ async function rebuildExclusivePostgres(
 
 /**
  * PostgreSQL: runs `load` with the table's secondary indexes (every one that backs no constraint: the GIN ones of
- * the documents and names; a partitioned table's, with its partitions') dropped, then recreates them from their own definitions, in the caller's transaction.
- * Building a GIN index once is several times cheaper than inserting every document's entries into it.
+ * the documents and names; a partitioned table's with its partitions') dropped, then recreates them from their
+ * own definitions, in the caller's transaction. Building a GIN index once is several times cheaper than
+ * inserting every document's entries into it.
  */
 async function withIndexesSetAside<T>(
   trx: Transaction<DB>,

@@ -23,7 +23,7 @@ const TEXT_COLUMNS = ['name_text', 'keywords_text', 'body_text', 'owner_text', '
  * PostgreSQL: a resource's searched vectors move out of resource_search into a table of their own,
  * resource_search_vectors (resource id, the name's words, the document), kept by triggers on resource_search.
  * Why: GIN has no index-only scans, so counting a search's matches visits the table row of each one (to see
- * that it is visible), and resource_search's rows are wide (the text columns inline: 1,193 MB at 1M, ~6 rows a
+ * that it is visible), and resource_search's rows are wide (the text columns inline: 1,304 MB at 1M, ~6 rows a
  * page): counting a common word to 10,001 read ~9,000 pages, 40 ms from shared buffers and 100–160 ms from the
  * page cache. These rows hold an id, the name's words and a pointer to the document (toast_tuple_target = 128
  * moves any document that is toasted at all, i.e. any row over ~2 KB, out of line; the name's words stay inline,

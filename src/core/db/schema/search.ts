@@ -32,7 +32,7 @@ export interface ResourceSearchVectorsTable {
   resource_id: string;
   /** The name's words (resource_name_words), under their own GIN index. */
   name_words: string;
-  /** The weighted words, their starts (`~epic`) and the facet terms (`#tag//id`): resource_document. */
+  /** The weighted words, their starts (`~epic`) and the facet terms (`#facet/scope/value`): resource_document. */
   document: string;
 }
 
