@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/core/db/schema.js';
-import { withIndexPlans } from '../../src/modules/search/index-plans.js';
+import { withIndexPlans, withIndexPlansIf } from '../../src/modules/search/index-plans.js';
 import { countedDocuments, matchingFacetKeys } from '../../src/modules/search/resource-match.js';
 import type { SearchMatch } from '../../src/modules/search/resource-match.js';
 import { parseSearch } from '../../src/modules/search/text.js';
@@ -59,6 +59,14 @@ describe('withIndexPlans', () => {
       await expect(failed).rejects.toThrow('read failed');
       expect(await seqScan(trx)).toBe('on');
     });
+  });
+
+  it('withIndexPlansIf: a read that matches nothing runs as it is, on the executor it was given', async () => {
+    const { db, dialect } = database();
+    expect(await withIndexPlansIf(false, db, dialect, (read) => Promise.resolve(read === db))).toBe(true);
+    if (dialect !== 'postgres') return;
+    expect(await withIndexPlansIf(false, db, dialect, (read) => seqScan(read as Kysely<DB>))).toBe('on');
+    expect(await withIndexPlansIf(true, db, dialect, (read) => seqScan(read as Kysely<DB>))).toBe('off');
   });
 
   it('SQLite: the read runs as it is, on the executor it was given', async () => {

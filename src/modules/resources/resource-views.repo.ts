@@ -7,7 +7,7 @@ import type { DialectName } from '../../core/db/database.js';
 import { prepared } from '../../core/db/prepared.js';
 import type { DB, ResourceStatus, ResourceType } from '../../core/db/schema.js';
 import { catalogFacetTerms, catalogLists, filterFacetTerms, linkIds, linkProbe } from './catalog-lists.js';
-import { withIndexPlans } from '../search/index-plans.js';
+import { withIndexPlansIf } from '../search/index-plans.js';
 import { facetTermsMatch, matchCondition, popularity, relevanceOrder } from '../search/resource-match.js';
 import type { MatchPlan, SearchMatch } from '../search/resource-match.js';
 
@@ -221,7 +221,7 @@ function pageOfViews(
   };
   // A search's matches are read through the documents' GIN index, never by a scan testing each document
   // (search/index-plans.ts; on small tables the planner chose one: 37 ms for 5 matches at 10k).
-  return filter.match === undefined ? read(db) : withIndexPlans(db, dialect, read);
+  return withIndexPlansIf(filter.match !== undefined, db, dialect, read);
 }
 
 const column = (name: string) => sql.ref(`resources.${name}`);

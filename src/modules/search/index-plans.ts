@@ -36,3 +36,11 @@ export async function withIndexPlans<T>(
     await sql`select set_config('enable_seqscan', ${rows[0]!.was}, true)`.execute(db);
   }
 }
+
+/** withIndexPlans for a read that matches documents (`matches`: it has a search or facet terms), else as it is. */
+export const withIndexPlansIf = <T>(
+  matches: boolean,
+  db: Executor,
+  dialect: DialectName,
+  read: (db: Executor) => Promise<T>,
+): Promise<T> => (matches ? withIndexPlans(db, dialect, read) : read(db));

@@ -7,7 +7,7 @@ import type { DialectName } from '../../core/db/database.js';
 import type { DB, ResourceType } from '../../core/db/schema.js';
 import { catalogFacetTerms, isSearchAlone } from '../resources/catalog-lists.js';
 import { resourceFilterCondition } from '../resources/resource-views.repo.js';
-import { withIndexPlans } from './index-plans.js';
+import { withIndexPlans, withIndexPlansIf } from './index-plans.js';
 import { facetTermsMatch, matchingFacetKeys } from './resource-match.js';
 import type { SearchMatch } from './resource-match.js';
 import { wholeWords } from './text.js';
@@ -181,7 +181,7 @@ function filteredFacetKeys(db: Kysely<DB>, dialect: DialectName, filter: Resourc
       .where((eb) => resourceFilterCondition(eb, dialect, filter))
       .limit(limit)
       .execute();
-  return filter.match === undefined ? read(db) : withIndexPlans(db, dialect, read);
+  return withIndexPlansIf(filter.match !== undefined, db, dialect, read);
 }
 
 export async function facetsOfMatches(
