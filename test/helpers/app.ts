@@ -23,27 +23,6 @@ export interface TestApp {
 
 const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 
-/**
- * test:pg runs test files side by side, each app in its own schema of one database. Kysely's migrator looks for
- * its own tables by reading every schema's columns (PostgresIntrospector.getTables resolves each schema's name),
- * which fails with "schema … does not exist" when another file drops its schema meanwhile (seen once in a CI
- * trial). So migrations run holding this advisory lock shared (withSchemasKept), and drops take it exclusively.
- */
-const SCHEMA_DROP_LOCK = 731_700_017;
-
-/** `work`, while no test schema of the database at `baseUrl` is dropped. */
-export async function withSchemasKept<T>(baseUrl: string, work: () => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: baseUrl });
-  await client.connect();
-  try {
-    await client.query('select pg_advisory_lock_shared($1)', [SCHEMA_DROP_LOCK]);
-    return await work();
-  } finally {
-    // Ending the session releases the lock.
-    await client.end();
-  }
-}
-
 const S3RVER_KEY = 'S3RVER';
 
 /** A name no other test app of any process takes: `t`, the pid, the time and a random part, joined. */
@@ -70,14 +49,11 @@ async function freshBucket(endpoint: string): Promise<string> {
   return bucket;
 }
 
-/**
- * Migrates the test schema at `url` (freshPostgresUrl on `baseUrl`) from this process, while no test schema is
- * dropped: for server processes started on it with MIGRATE=false.
- */
-export async function migrateSchema(baseUrl: string, url: string): Promise<void> {
+/** Migrates the test schema at `url` (freshPostgresUrl) from this process: for server processes started on it with MIGRATE=false. */
+export async function migrateSchema(url: string): Promise<void> {
   const database = openDatabase({ databaseUrl: url, dataDir: tmpdir(), sqliteSynchronous: 'NORMAL' });
   try {
-    await withSchemasKept(baseUrl, () => migrateToLatest(database.db, database.dialect));
+    await migrateToLatest(database.db, database.dialect);
   } finally {
     await database.destroy();
   }
@@ -98,7 +74,6 @@ export async function freshPostgresUrl(baseUrl: string): Promise<{ url: string; 
       const client = new pg.Client({ connectionString: baseUrl });
       await client.connect();
       try {
-        await client.query('select pg_advisory_lock($1)', [SCHEMA_DROP_LOCK]);
         await client.query(`drop schema ${schema} cascade`);
       } finally {
         await client.end();
@@ -143,7 +118,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
   };
   try {
     // (The lock is released before a failed build's schema is dropped below.)
-    app = pgBase ? await withSchemasKept(pgBase, build) : await build();
+    app = await build();
   } catch (error) {
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -519,7 +519,6 @@ describe('several apps in one process', () => {
     } finally {
       await first.close();
     }
-    // Two whole migrations, each waiting its turn behind other files' schema drops (test/helpers/app.ts
-    // withSchemasKept): 4 s alone, past 30 s once with test:pg and test:s3 run side by side on two cores.
+    // Two whole migrations: 4 s alone, past 30 s once with test:pg and test:s3 run side by side on two cores.
   }, 90_000);
 });

@@ -34,7 +34,7 @@ async function deployment(): Promise<Record<string, string>> {
     rmSync(dataDir, { recursive: true, force: true });
   });
   // Migrated here (test/helpers/app.ts migrateSchema): the processes skip it.
-  if (database !== undefined) await migrateSchema(pgBase!, database.url);
+  if (database !== undefined) await migrateSchema(database.url);
   return {
     DATA_DIR: dataDir,
     ...(database === undefined ? {} : { DATABASE_URL: database.url, MIGRATE: 'false' }),

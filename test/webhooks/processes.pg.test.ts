@@ -116,7 +116,7 @@ const portFor = (index: number) => ports[index % ports.length]!;
 beforeAll(async () => {
   database = await freshPostgresUrl(process.env['TEST_DATABASE_URL']!);
   // Migrated here, so the two processes start side by side without racing to create the same tables.
-  await migrateSchema(process.env['TEST_DATABASE_URL']!, database.url);
+  await migrateSchema(database.url);
   db = new pg.Client({ connectionString: database.url });
   await db.connect();
   for (let index = 0; index < 2; index += 1) {

@@ -1,7 +1,7 @@
 // Opens the database the configuration names: embedded SQLite by default, PostgreSQL for a postgres:// URL.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import type { LogEvent } from 'kysely';
 import pg from 'pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { registerChangeSignal } from './change-cache.js';
 import { registerHotReads } from './prepared.js';
 import { PG_CONNECT_TIMEOUT_MS, surviveConnectionLoss } from './pg-connection-loss.js';
+import { CurrentSchemaPostgresDialect } from './pg-introspector.js';
 import type { HotReads } from './prepared.js';
 import { openSqlite, sqliteDialect } from './sqlite.js';
 import { openReadConnection } from './sqlite-reads.js';
@@ -134,7 +135,7 @@ export function openDatabase(
         connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
       }),
     );
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
+    const db = new Kysely<DB>({ dialect: new CurrentSchemaPostgresDialect({ pool }), log });
     registerHotReads(db, timedHotReads(namedStatements(pool), options.observeQuery));
     const observe = options.observeQuery;
     const changes = pgChangeSignal(pool, observe && ((seconds) => observe('select', seconds)));
