@@ -14,6 +14,7 @@ import { findUserById } from '../users/users.repo.js';
 import {
   facetsFromCounters,
   facetsOfMatches,
+  plansSettledAt,
   scanPays,
   SEARCH_LIMITS,
   walkPays,
@@ -226,7 +227,8 @@ export function createResourceListsService(deps: {
      */
     const topTierPage = async (planned: ResourceFilter, full: SearchMatch) => {
       const top: ResourceFilter = { ...planned, match: topTier(full) };
-      const counted = await countMatches(exec, dialect, { ...top, plan: 'gather' });
+      const settled = await plansSettledAt(offset + limit, approved);
+      const counted = await countMatches(exec, dialect, { ...top, plan: 'gather' }, settled);
       // Past the cap it is only known that at least `cap` of them exist.
       if (counted.total < offset + limit) return undefined;
       const plan = (await scanPays(counted, offset + limit, approved))

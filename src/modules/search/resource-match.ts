@@ -196,13 +196,9 @@ export function matchingFacetKeys(
   limit: number,
 ): RawBuilder<{ facet_keys: string }> {
   if (dialect === 'postgres') {
-    if (match.documents === undefined) {
-      const matched = sql`select resource_id from resource_search_vectors
-        where document @@ ${tsMatch(match)} limit ${limit}`;
-      return sql`select facet_keys from resource_search s where ${idIn('s.resource_id', matched)}`;
-    }
-    return sql`select facet_keys from resource_search
-      where resource_id in (${matchingResourceIds(dialect, match)}) limit ${limit}`;
+    // The first `limit` ids, then their rows by primary key: `in` would hash every id the count read first.
+    const matched = sql`${matchingResourceIds(dialect, match)} limit ${limit}`;
+    return sql`select facet_keys from resource_search s where ${idIn('s.resource_id', matched)}`;
   }
   if (match.documents !== undefined) {
     return sql`select facet_keys from resource_search
