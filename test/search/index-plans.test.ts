@@ -9,7 +9,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/core/db/schema.js';
 import { withIndexPlans, withIndexPlansIf } from '../../src/modules/search/index-plans.js';
-import { countedDocuments, matchingFacetKeys } from '../../src/modules/search/resource-match.js';
+import { facetCountsStatement } from '../../src/modules/search/resource-facet-codes.js';
+import { countedDocuments } from '../../src/modules/search/resource-match.js';
 import type { SearchMatch } from '../../src/modules/search/resource-match.js';
 import { parseSearch } from '../../src/modules/search/text.js';
 import { buildTestApp } from '../helpers/app.js';
@@ -25,17 +26,19 @@ afterAll(async () => t.close());
 
 const database = () => t.app.context.database;
 const match = (search: string): SearchMatch => ({ query: parseSearch(search)! });
+const setting = async (db: Kysely<DB>, name: string) =>
+  (await sql<{ value: string }>`select current_setting(${name}) as value`.execute(db)).rows[0]!.value;
 const seqScan = async (db: Kysely<DB>) =>
   (await sql<{ value: string }>`select current_setting('enable_seqscan') as value`.execute(db)).rows[0]!
     .value;
 
 describe('withIndexPlans', () => {
-  it('PostgreSQL: a capped count and the facet keys of a search read the documents through GIN', async () => {
+  it('PostgreSQL: a capped count and the facet counts of a search read the documents through GIN', async () => {
     const { db, dialect } = database();
     if (dialect !== 'postgres') return;
     for (const statement of [
       countedDocuments(dialect, match('epic tre'), 10_001),
-      matchingFacetKeys(dialect, match('dragon'), 2_001),
+      facetCountsStatement(match('dragon'), 2_000),
     ]) {
       const plan = await withIndexPlans(db, dialect, (read) =>
         sql<{ 'QUERY PLAN': string }>`explain ${statement}`.execute(read),
@@ -51,6 +54,10 @@ describe('withIndexPlans', () => {
     const { db, dialect } = database();
     if (dialect !== 'postgres') return;
     expect(await withIndexPlans(db, dialect, (read) => seqScan(read as Kysely<DB>))).toBe('off');
+    // JIT goes off with it: a disabled node's cost would pass every JIT threshold.
+    const jit = await setting(db, 'jit');
+    expect(await withIndexPlans(db, dialect, (read) => setting(read as Kysely<DB>, 'jit'))).toBe('off');
+    expect(await setting(db, 'jit')).toBe(jit);
     await db.transaction().execute(async (trx) => {
       expect(await withIndexPlans(trx, dialect, (read) => seqScan(read as Kysely<DB>))).toBe('off');
       expect(await seqScan(trx)).toBe('on');
@@ -58,6 +65,7 @@ describe('withIndexPlans', () => {
       const failed = withIndexPlans(trx, dialect, () => Promise.reject(new Error('read failed')));
       await expect(failed).rejects.toThrow('read failed');
       expect(await seqScan(trx)).toBe('on');
+      expect(await setting(trx, 'jit')).toBe(jit);
     });
   });
 

@@ -10,6 +10,7 @@ import { tsMatch } from '../../src/modules/search/resource-match.js';
 import { ftsFacetTerms } from '../../src/core/db/migrations/0031_fts_facet_terms.js';
 import { ftsLongerPrefixes } from '../../src/core/db/migrations/0032_fts_longer_prefixes.js';
 import { documentPrefixTerms } from '../../src/core/db/migrations/0033_document_prefix_terms.js';
+import { resourceFacetCodes } from '../../src/core/db/migrations/0035_resource_facet_codes.js';
 import {
   resourceSearchVectors,
   VECTOR_PARTITIONS,
@@ -164,8 +165,8 @@ function expectedPrefixTerms(documents: ReturnType<typeof resourceDocument>[]): 
 }
 
 /**
- * PostgreSQL (migration 0034): the resources whose vectors are missing, left over, or not what their document's
- * text makes (the name's words, the whole document), as the triggers should keep them.
+ * PostgreSQL (migrations 0034, 0035): the resources whose vectors are missing, left over, or not what their
+ * document's text makes (the name's words, the whole document, the facet codes), as the triggers should keep them.
  */
 async function vectorsOutOfStep(): Promise<string[]> {
   const { rows } = await sql<{ id: string }>`
@@ -173,9 +174,8 @@ async function vectorsOutOfStep(): Promise<string[]> {
     from resource_search s full join resource_search_vectors v on v.resource_id = s.resource_id
     where s.resource_id is null or v.resource_id is null
       or v.name_words <> resource_name_words(s.name_text)
-      or v.document <> resource_document(s.name_text, s.keywords_text, s.body_text, s.owner_text, s.facet_keys)`.execute(
-    db(),
-  );
+      or v.document <> resource_document(s.name_text, s.keywords_text, s.body_text, s.owner_text, s.facet_keys)
+      or v.facet_codes <> resource_facet_codes(s.facet_keys)`.execute(db());
   return rows.map((row) => row.id);
 }
 
@@ -584,6 +584,8 @@ describe('migration 0033 (word starts as terms of the PostgreSQL documents)', ()
     const { db: database, dialect: kind } = t.app.context.database;
     const migration = documentPrefixTerms(migrationContext());
     const vectors = resourceSearchVectors(migrationContext());
+    const codes = resourceFacetCodes(migrationContext());
+    await codes.down!(database as never);
     await vectors.down!(database as never);
     await migration.down!(database as never);
     if (kind === 'postgres') {
@@ -593,6 +595,7 @@ describe('migration 0033 (word starts as terms of the PostgreSQL documents)', ()
     }
     await migration.up(database as never);
     await vectors.up(database as never);
+    await codes.up(database as never);
     t.clock.advance(5001);
     for (let length = 2; length <= name.length; length += 1) {
       const prefix = name.slice(0, length);
@@ -619,11 +622,14 @@ describe('migration 0034 (the PostgreSQL vectors in a table of their own)', () =
     const resource = await approvedResource({ name: `Reef ${name}`, tagIds: [tag.id] });
     const { db: database, dialect: kind } = t.app.context.database;
     const migration = resourceSearchVectors(migrationContext());
+    const codes = resourceFacetCodes(migrationContext());
+    await codes.down!(database as never);
     await migration.down!(database as never);
     // Written while the document was resource_search's generated column: the application writes only the text.
     expect((await patch(resource.id, { shortDescription: `Tidal ${short} pools` })).statusCode).toBe(200);
     if (kind === 'postgres') expect(await matches(short, 'resource_search')).toEqual([resource.id]);
     await migration.up(database as never);
+    await codes.up(database as never);
     if (kind === 'postgres') {
       // Hash partitions, each moving any toasted document out of its rows.
       const { rows } = await sql<{ options: string[] | null }>`
@@ -655,5 +661,41 @@ describe('migration 0034 (the PostgreSQL vectors in a table of their own)', () =
     });
     expect(deleted.statusCode, deleted.body).toBe(204);
     expect(await matches(renamed)).toEqual([]);
+  });
+});
+
+describe('migration 0035 (facet codes beside the PostgreSQL vectors)', () => {
+  /** The facets of a search for `name`, as GET /resources answers them. */
+  async function facetsOf(name: string) {
+    const body = await listCatalogue(t, `search=${name}&facets=type,tags,categories&limit=50`);
+    return body.meta.facets;
+  }
+
+  it('gives documents written before it their codes, counted by the facets, and its trigger keeps them after', async () => {
+    const name = word('vxqfacet');
+    const [first, second, third] = [catalogs.tags[6]!, catalogs.tags[7]!, catalogs.tags[8]!];
+    const category = modCategory();
+    const resource = await approvedResource({ name: `Reef ${name}`, tagIds: [first.id] });
+    const { db: database } = t.app.context.database;
+    const migration = resourceFacetCodes(migrationContext());
+    await migration.down!(database as never);
+    // Written while the vectors had no codes.
+    expect(
+      (await patch(resource.id, { tagIds: [first.id, second.id], categoryIds: [category.id] })).statusCode,
+    ).toBe(200);
+    await migration.up(database as never);
+    t.clock.advance(5001);
+    expect(await facetsOf(name)).toEqual({
+      type: { MOD: 1 },
+      tags: { [first.slug]: 1, [second.slug]: 1 },
+      categories: { [category.slug]: 1 },
+    });
+    // A later change of the tags reaches the codes (and vectorsOutOfStep checks every row after each test).
+    expect((await patch(resource.id, { tagIds: [third.id] })).statusCode).toBe(200);
+    t.clock.advance(5001);
+    expect((await facetsOf(name))?.tags).toEqual({ [third.slug]: 1 });
+    // Catalog filters alone are counted from the documents' facet terms and codes too.
+    const tagged = await listCatalogue(t, `tags=${third.slug}&facets=tags&limit=50`);
+    expect(tagged.meta.facets?.tags?.[third.slug]).toBe(tagged.meta.total);
   });
 });

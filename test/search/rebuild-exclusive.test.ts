@@ -108,7 +108,7 @@ async function snapshot() {
     dialect() === 'postgres'
       ? (
           await sql<{ resource_id: string; name_words: string; document: string }>`
-            select resource_id, name_words::text, document::text from resource_search_vectors
+            select resource_id, name_words::text, document::text, facet_codes::text from resource_search_vectors
             order by resource_id`.execute(db())
         ).rows
       : [];

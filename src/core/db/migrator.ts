@@ -38,6 +38,7 @@ import { ftsFacetTerms } from './migrations/0031_fts_facet_terms.js';
 import { ftsLongerPrefixes } from './migrations/0032_fts_longer_prefixes.js';
 import { documentPrefixTerms } from './migrations/0033_document_prefix_terms.js';
 import { resourceSearchVectors } from './migrations/0034_resource_search_vectors.js';
+import { resourceFacetCodes } from './migrations/0035_resource_facet_codes.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -83,6 +84,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0032_fts_longer_prefixes': ftsLongerPrefixes,
   '0033_document_prefix_terms': documentPrefixTerms,
   '0034_resource_search_vectors': resourceSearchVectors,
+  '0035_resource_facet_codes': resourceFacetCodes,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

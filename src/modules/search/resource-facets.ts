@@ -7,7 +7,9 @@ import type { DialectName } from '../../core/db/database.js';
 import type { DB, ResourceType } from '../../core/db/schema.js';
 import { catalogFacetTerms, isSearchAlone } from '../resources/catalog-lists.js';
 import { resourceFilterCondition } from '../resources/resource-views.repo.js';
-import { withIndexPlans, withIndexPlansIf } from './index-plans.js';
+import { withIndexPlansIf } from './index-plans.js';
+import { codedFacetCounts } from './resource-facet-codes.js';
+import type { FacetCounts } from './resource-facet-codes.js';
 import { facetTermsMatch, matchingFacetKeys } from './resource-match.js';
 import type { SearchMatch } from './resource-match.js';
 import { wholeWords } from './text.js';
@@ -150,26 +152,18 @@ export async function facetsFromCounters(
 }
 
 /**
- * Facets of the resources a filter (and search) matches, from their documents' facet keys. Reads at most
- * facetScanLimit + 1 documents: `exact` false past it, and then `matched` is only a lower bound.
- */
-/**
- * Up to `limit` facet keys of a search's matches. SQLite, a word typed as a prefix: from the matches of the words
+ * SQLite: up to `limit` facet keys of a search's matches; a word typed as a prefix: from the matches of the words
  * taken whole when they are that many (a subset of the matches, read as the index yields them, where the prefix
  * makes FTS5 merge its words' lists first: 50–180 ms at 1M).
  */
-async function searchFacetKeys(db: Kysely<DB>, dialect: DialectName, match: SearchMatch, limit: number) {
-  const whole = dialect === 'sqlite' ? wholeWords(match.query) : undefined;
+async function searchFacetKeys(db: Kysely<DB>, match: SearchMatch, limit: number) {
+  const whole = wholeWords(match.query);
   if (whole !== undefined) {
-    const subset = await matchingFacetKeys(dialect, { ...match, query: whole }, limit).execute(db);
+    const subset = await matchingFacetKeys({ ...match, query: whole }, limit).execute(db);
     if (subset.rows.length >= limit) return subset.rows;
   }
-  return facetKeysOf(db, dialect, match, limit);
+  return (await matchingFacetKeys(match, limit).execute(db)).rows;
 }
-
-/** The first `limit` facet keys of a match's documents, read through the full-text index (index-plans.ts). */
-const facetKeysOf = async (db: Kysely<DB>, dialect: DialectName, match: SearchMatch, limit: number) =>
-  (await withIndexPlans(db, dialect, (read) => matchingFacetKeys(dialect, match, limit).execute(read))).rows;
 
 /** The first `limit` facet keys of the filter's matches, through the documents' index when it has a search. */
 function filteredFacetKeys(db: Kysely<DB>, dialect: DialectName, filter: ResourceFilter, limit: number) {
@@ -184,6 +178,25 @@ function filteredFacetKeys(db: Kysely<DB>, dialect: DialectName, filter: Resourc
   return withIndexPlansIf(filter.match !== undefined, db, dialect, read);
 }
 
+/** The scope-'' facet values of the first `limit` facet keys' rows, and how many rows there were. */
+function countFacetKeys(rows: Array<{ facet_keys: string }>, limit: number) {
+  const counts: FacetCounts = new Map();
+  for (const row of rows.slice(0, limit)) {
+    for (const [facet, scope, value] of parseFacetKeys(row.facet_keys)) {
+      if (scope !== '') continue;
+      let values = counts.get(facet);
+      if (values === undefined) counts.set(facet, (values = new Map()));
+      values.set(value, (values.get(value) ?? 0) + 1);
+    }
+  }
+  return { counts, matched: rows.length };
+}
+
+/**
+ * Facets of the resources a filter (and search) matches: on PostgreSQL from their vectors' facet codes when the
+ * documents answer the filter (resource-facet-codes.ts), else from their facet keys. Reads at most
+ * facetScanLimit + 1 documents: `exact` false past it, and then `matched` is only a lower bound.
+ */
 export async function facetsOfMatches(
   db: Kysely<DB>,
   dialect: DialectName,
@@ -194,24 +207,29 @@ export async function facetsOfMatches(
   // (On PostgreSQL through GIN (index-plans.ts): left to itself, its planner read the first documents in table
   // order, testing each TOASTed document, 17,073 of them for 2,001 of a tag at 1M: 245 ms.)
   const listTerms = catalogFacetTerms(dialect, filter);
-  const rows = isSearchAlone(filter)
-    ? await searchFacetKeys(db, dialect, filter.match!, limit + 1)
+  // The documents' own match: a search alone, or catalog filters the facet terms answer.
+  const documentsMatch = isSearchAlone(filter)
+    ? filter.match!
     : listTerms !== undefined
-      ? await facetKeysOf(db, dialect, facetTermsMatch(listTerms), limit + 1)
-      : await filteredFacetKeys(db, dialect, filter, limit + 1);
-  const exact = rows.length <= limit;
-  const wanted = new Map(requested.map((name) => [FACET_OF[name], new Map() as Counts]));
-  for (const row of exact ? rows : rows.slice(0, limit)) {
-    for (const [facet, scope, value] of parseFacetKeys(row.facet_keys)) {
-      const counts = scope === '' ? wanted.get(facet) : undefined;
-      if (counts !== undefined) counts.set(value, (counts.get(value) ?? 0) + 1);
-    }
-  }
+      ? facetTermsMatch(listTerms)
+      : undefined;
+  const { counts, matched } =
+    documentsMatch === undefined
+      ? countFacetKeys(await filteredFacetKeys(db, dialect, filter, limit + 1), limit)
+      : dialect === 'postgres'
+        ? await codedFacetCounts(db, documentsMatch, limit)
+        : countFacetKeys(
+            isSearchAlone(filter)
+              ? await searchFacetKeys(db, documentsMatch, limit + 1)
+              : (await matchingFacetKeys(documentsMatch, limit + 1).execute(db)).rows,
+            limit,
+          );
+  const exact = matched <= limit;
   const facets: Facets = {};
   for (const name of requested) {
-    facets[name] = await render(db, FACET_OF[name], wanted.get(FACET_OF[name])!, filter.type);
+    facets[name] = await render(db, FACET_OF[name], counts.get(FACET_OF[name]) ?? new Map(), filter.type);
   }
-  return { facets, exact, matched: exact ? rows.length : limit };
+  return { facets, exact, matched: exact ? matched : limit };
 }
 
 /** One maintained counter: APPROVED resources with this facet value (within a type's when scoped). */

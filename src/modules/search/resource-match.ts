@@ -186,20 +186,12 @@ export function countedDocuments(
 }
 
 /**
- * Up to `limit` matching documents' facet keys, as the full-text index yields its matches (every document is an
- * APPROVED resource's, so a search alone needs nothing else): the first ones are as good as any for facets that
- * say when they stopped, and reading only those spares SQLite listing every match first.
+ * SQLite: up to `limit` matching documents' facet keys, as the full-text index yields its matches (every document
+ * is an APPROVED resource's, so a search alone needs nothing else): the first ones are as good as any for facets
+ * that say when they stopped, and reading only those spares SQLite listing every match first. (PostgreSQL counts
+ * facets from the vectors' codes: resource-facet-codes.ts.)
  */
-export function matchingFacetKeys(
-  dialect: DialectName,
-  match: SearchMatch,
-  limit: number,
-): RawBuilder<{ facet_keys: string }> {
-  if (dialect === 'postgres') {
-    // The first `limit` ids, then their rows by primary key: `in` would hash every id the count read first.
-    const matched = sql`${matchingResourceIds(dialect, match)} limit ${limit}`;
-    return sql`select facet_keys from resource_search s where ${idIn('s.resource_id', matched)}`;
-  }
+export function matchingFacetKeys(match: SearchMatch, limit: number): RawBuilder<{ facet_keys: string }> {
   if (match.documents !== undefined) {
     return sql`select facet_keys from resource_search
       where doc_id in (select value from json_each(${match.documents})) limit ${limit}`;

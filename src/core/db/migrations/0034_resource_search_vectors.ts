@@ -68,15 +68,7 @@ export function resourceSearchVectors({ dialect }: MigrationContext) {
       await sql`alter table resource_search drop column document`.execute(db);
       await sql`drop index resource_search_name_idx`.execute(db);
       await createVectorIndexes(db);
-      const row = sql.raw(TEXT_COLUMNS.map((column) => `new.${column}`).join(', '));
-      await sql`
-        create function resource_search_vectors_write() returns trigger language plpgsql as $$
-        begin
-          insert into resource_search_vectors (resource_id, name_words, document)
-          values (new.resource_id, resource_name_words(new.name_text), resource_document(${row}))
-          on conflict (resource_id) do update set name_words = excluded.name_words, document = excluded.document;
-          return null;
-        end $$`.execute(db);
+      await defineVectorsWrite(db, false);
       await sql`
         create trigger resource_search_vectors_ai after insert on resource_search
         for each row execute function resource_search_vectors_write()`.execute(db);
@@ -104,8 +96,32 @@ export function resourceSearchVectors({ dialect }: MigrationContext) {
   };
 }
 
+/**
+ * The trigger function that writes a resource_search row's vectors (`withFacetCodes`: and its facet codes,
+ * migration 0035).
+ */
+export async function defineVectorsWrite(db: Kysely<unknown>, withFacetCodes: boolean): Promise<void> {
+  const row = sql.raw(TEXT_COLUMNS.map((column) => `new.${column}`).join(', '));
+  const [columns, values, updates] = withFacetCodes
+    ? [
+        sql`, facet_codes`,
+        sql`, resource_facet_codes(new.facet_keys)`,
+        sql`, facet_codes = excluded.facet_codes`,
+      ]
+    : [sql``, sql``, sql``];
+  await sql`
+    create or replace function resource_search_vectors_write() returns trigger language plpgsql as $$
+    begin
+      insert into resource_search_vectors (resource_id, name_words, document${columns})
+      values (new.resource_id, resource_name_words(new.name_text), resource_document(${row})${values})
+      on conflict (resource_id) do update
+        set name_words = excluded.name_words, document = excluded.document${updates};
+      return null;
+    end $$`.execute(db);
+}
+
 /** The GIN indexes of the documents and of the names' words (the names they had on resource_search). */
-async function createVectorIndexes(db: Kysely<unknown>): Promise<void> {
+export async function createVectorIndexes(db: Kysely<unknown>): Promise<void> {
   // A GIN index builds faster with memory to sort its entries in (search/rebuild.ts does the same).
   await sql`set local maintenance_work_mem = '512MB'`.execute(db);
   await sql`create index resource_search_document_idx on resource_search_vectors using gin (document)`.execute(

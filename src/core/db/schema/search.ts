@@ -34,6 +34,8 @@ export interface ResourceSearchVectorsTable {
   name_words: string;
   /** The weighted words, their starts (`~epic`) and the facet terms (`#facet/scope/value`): resource_document. */
   document: string;
+  /** Its scope-'' facet keys as int8 codes (resource_facet_codes, migration 0035): the facets' counts read them. */
+  facet_codes: string[];
 }
 
 /** APPROVED resources per facet value (type, tag, category, game version), maintained by triggers. */
