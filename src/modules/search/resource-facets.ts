@@ -280,7 +280,7 @@ export async function walkPays(
 /**
  * The fewest matches at which scanPays and walkPays both hold (capped at countCap): a count capped there chooses
  * the same plan as a count to the cap, visiting fewer matches (relevance's top tier at 1M: 4,473 rather than
- * 10,001 for page 1, about half the time).
+ * 10,001 for page 1).
  */
 export async function plansSettledAt(pageEnd: number, approved: () => Promise<number>): Promise<number> {
   const rows = pageEnd * (await approved());
