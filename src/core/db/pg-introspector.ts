@@ -26,9 +26,9 @@ interface ColumnRow {
 
 /**
  * Tables of the connection's current schema only. Kysely's own introspector (which its Migrator calls before
- * every migration run) reads every column of every schema and resolves each by name; a schema dropped by
- * another deployment or test worker while that statement runs fails it with "relation … does not exist",
- * and this instance's migration with it. The current schema is the only one this application uses.
+ * every migration run) reads every column of every schema and resolves each table by name; a table renamed or a
+ * schema dropped by another deployment or test worker while that statement runs fails it with "relation … does
+ * not exist", and this instance's migration with it. The current schema is the only one this application uses.
  */
 export class CurrentSchemaIntrospector implements DatabaseIntrospector {
   readonly #db: Kysely<unknown>;
