@@ -470,6 +470,33 @@ describe('plan scan: a search past the count cap tests the rows of the sort inde
   });
 });
 
+describe('past the facet budget alone', () => {
+  // The total exact (its documents kept, PostgreSQL: joined to the vectors' facet codes) or catalog filters alone
+  // (the documents' facet terms), but more matches than facetScanLimit: the facets count the first ones only.
+  it.each(['search=m', 'tags=combat'])(
+    '%s: facetsExact false, counts summing to the limit, each a lower bound',
+    async (query) => {
+      const filter = query === 'search=m' ? { search: 'm' } : { tags: ['combat'] };
+      const want = expectedFacets(expected(filter));
+      expect(expected(filter).length).toBeGreaterThan(3);
+      await withLimits({ facetScanLimit: 3 }, async () => {
+        const body = await list(`${query}&limit=2&facets=type,tags`);
+        expect(body.meta).toMatchObject({
+          total: expected(filter).length,
+          totalExact: true,
+          facetsExact: false,
+        });
+        const types = body.meta.facets!['type']!;
+        expect(Object.values(types).reduce((a, b) => a + b, 0)).toBe(3);
+        for (const [key, count] of Object.entries(types))
+          expect(count).toBeLessThanOrEqual(want['type']![key]!);
+        for (const [key, count] of Object.entries(body.meta.facets!['tags']!))
+          expect(count).toBeLessThanOrEqual(want['tags']![key]!);
+      });
+    },
+  );
+});
+
 describe('past the counting budget', () => {
   it('says totalExact and facetsExact false, with the cap as a lower bound', async () => {
     await withLimits({ countCap: 5, facetScanLimit: 5 }, async () => {
