@@ -470,6 +470,22 @@ describe('plan scan: a search past the count cap tests the rows of the sort inde
   });
 });
 
+/**
+ * Type and tag facets of the first `scanned` matches only: the types add up to `scanned`, and each count is within
+ * the brute-force one (`want`).
+ */
+function expectFirstMatchesFacets(
+  facets: Record<string, Record<string, number>>,
+  want: Record<string, Record<string, number>>,
+  scanned: number,
+) {
+  const types = facets['type']!;
+  expect(Object.values(types).reduce((a, b) => a + b, 0)).toBe(scanned);
+  for (const [key, count] of Object.entries(types)) expect(count).toBeLessThanOrEqual(want['type']![key]!);
+  for (const [key, count] of Object.entries(facets['tags']!))
+    expect(count).toBeLessThanOrEqual(want['tags']![key]!);
+}
+
 describe('past the facet budget alone', () => {
   // The total exact (its documents kept, PostgreSQL: joined to the vectors' facet codes) or catalog filters alone
   // (the documents' facet terms), but more matches than facetScanLimit: the facets count the first ones only.
@@ -486,12 +502,7 @@ describe('past the facet budget alone', () => {
           totalExact: true,
           facetsExact: false,
         });
-        const types = body.meta.facets!['type']!;
-        expect(Object.values(types).reduce((a, b) => a + b, 0)).toBe(3);
-        for (const [key, count] of Object.entries(types))
-          expect(count).toBeLessThanOrEqual(want['type']![key]!);
-        for (const [key, count] of Object.entries(body.meta.facets!['tags']!))
-          expect(count).toBeLessThanOrEqual(want['tags']![key]!);
+        expectFirstMatchesFacets(body.meta.facets!, want, 3);
       });
     },
   );
@@ -515,12 +526,7 @@ describe('past the counting budget', () => {
       const amber = expectedFacets(expected({ search: 'amber' }));
       const typed = await list('search=amber&limit=3&facets=type,tags');
       expect(typed.meta).toMatchObject({ total: 5, totalExact: false, facetsExact: false });
-      const types = typed.meta.facets!['type']!;
-      expect(Object.values(types).reduce((a, b) => a + b, 0)).toBe(5);
-      for (const [key, count] of Object.entries(types))
-        expect(count).toBeLessThanOrEqual(amber['type']![key]!);
-      for (const [key, count] of Object.entries(typed.meta.facets!['tags']!))
-        expect(count).toBeLessThanOrEqual(amber['tags']![key]!);
+      expectFirstMatchesFacets(typed.meta.facets!, amber, 5);
       // Counters still answer exactly: no search, one value of one catalog filter.
       const tagged = expected({ tags: ['combat'] });
       expect(tagged.length).toBeGreaterThan(5);
