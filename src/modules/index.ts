@@ -184,6 +184,7 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
     urls,
     resourceAccess,
     log: (message) => app.log.warn(message),
+    workMemMb: context.config.databaseWorkMemMb,
   });
   const resourceParts = { db, dialect, clock, urls, resourceAccess, resources };
   await app.register(resourcesRoutes, { resources, deletion: resourceDeletion, objects });

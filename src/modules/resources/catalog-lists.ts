@@ -55,6 +55,22 @@ export function linkIds(eb: ExpressionBuilder<DB, 'resources'>, list: CatalogLis
     .where(linkRowsOf(list));
 }
 
+/**
+ * PostgreSQL, walking a sort index: whether the current `resources` row is linked to any of the list's values,
+ * tested against the list's link ids hashed once ("hashed SubPlan"). An IN at the top of a WHERE becomes a semi
+ * join, and walking, the planner probes a link index per walked row (~6 µs each at 1M: a tag on 1% of the
+ * resources, page 7 by downloads, 14,062 rows walked: 91 ms; hashed: 4–11 ms). Wrapped in IS TRUE, the IN stays
+ * an expression, which the planner evaluates as a hashed subplan when the ids fit in hash_mem (work_mem ×
+ * hash_mem_multiplier); past it each row would rescan them, so the caller keeps the lists within
+ * hashedLinksLimit (search/resource-facets.ts).
+ */
+export function hashedLinkTest(
+  eb: ExpressionBuilder<DB, 'resources'>,
+  list: CatalogList,
+): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(resources.id in (${linkIds(eb, list)})) is true`;
+}
+
 /** SQL: the list's link rows `l` of its values (and type). */
 export function linkRowsOf(list: CatalogList): RawBuilder<SqlBool> {
   const values = sql<SqlBool>`l.${sql.ref(list.column)} in (${sql.join(list.ids)})`;

@@ -11,9 +11,11 @@ import { notFound } from '../../core/http/errors.js';
 import type { MediaUrls } from '../../core/media-urls.js';
 import { findTeamById } from '../teams/teams.repo.js';
 import { findUserById } from '../users/users.repo.js';
+import { DEFAULT_WORK_MEM_MB } from '../../config-database.js';
 import {
   facetsFromCounters,
   facetsOfMatches,
+  hashedLinksLimit,
   plansSettledAt,
   scanPays,
   SEARCH_LIMITS,
@@ -22,7 +24,13 @@ import {
 import type { FacetRequest, Facets } from '../search/resource-facets.js';
 import { nameTiers, topTier } from '../search/resource-match.js';
 import type { SearchMatch } from '../search/resource-match.js';
-import { countMatches, documentsAnswer, withDocuments, withFacetTerms } from '../search/resource-totals.js';
+import {
+  catalogListsPlan,
+  countMatches,
+  documentsAnswer,
+  withDocuments,
+  withFacetTerms,
+} from '../search/resource-totals.js';
 import type { Total } from '../search/resource-totals.js';
 import { correctedSearch, withNameCompletions } from '../search/name-words.js';
 import { trigramIndexSchema } from '../search/resource-trigram.js';
@@ -108,8 +116,11 @@ export function createResourceListsService(deps: {
   resourceAccess: ResourceAccess;
   /** Told once when typo tolerance is unavailable on PostgreSQL. */
   log?: (message: string) => void;
+  /** PostgreSQL: the connections' work_mem (MB), which bounds the link ids a page hashes (hashedLinksLimit). */
+  workMemMb?: number;
 }) {
   const { db, dialect, urls, resourceAccess } = deps;
+  const hashLimit = hashedLinksLimit(deps.workMemMb ?? DEFAULT_WORK_MEM_MB);
   let trigram: Promise<string | null> | undefined;
   /** The pg_trgm schema when typo tolerance can run here (looked up once). */
   function trigramSchema(): Promise<string | null> {
@@ -289,13 +300,16 @@ export function createResourceListsService(deps: {
       ]);
       return catalogue(list, total, page, scan && { facets: scan.facets, exact: scan.exact });
     }
+    // PostgreSQL from here.
+    const plan = await catalogListsPlan(exec, filter, offset + limit, walked, hashLimit);
+    const listed = plan === undefined ? filter : { ...filter, plan };
     if (facets.length === 0) {
-      const [list, total] = await Promise.all([listRows(filter), countMatches(exec, dialect, filter)]);
+      const [list, total] = await Promise.all([listRows(listed), countMatches(exec, dialect, filter)]);
       return catalogue(list, total, page);
     }
     // The facet scan sees every match up to its limit: when it saw them all, it also gives the exact total.
     const [list, scan] = await Promise.all([
-      listRows(filter),
+      listRows(listed),
       facetsOfMatches(exec, dialect, filter, facets),
     ]);
     const total = scan.exact

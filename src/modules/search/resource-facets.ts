@@ -62,6 +62,13 @@ export const SEARCH_LIMITS = {
    * costs 100–200 ms). (SQLite always reads them as terms.)
    */
   facetTermsFrom: 4_000,
+  /**
+   * PostgreSQL, one catalog list without a search, ordered by a column: the costs (µs, measured at 1M) by which
+   * hashedWalkPays chooses between walking the sort index testing each row against the list's link ids hashed
+   * once (catalog-lists.ts hashedLinkTest) and the planner's own plans, a walk probing a link index per row or the
+   * matches gathered and sorted.
+   */
+  hashedWalk: { hashLink: 0.2, testRow: 0.25, probeRow: 6, gatherMatch: 5 },
 };
 
 const FACET_OF: Record<FacetRequest, FacetName> = {
@@ -276,6 +283,35 @@ export async function walkPays(
   if (matches <= SEARCH_LIMITS.walkFromMatches) return false;
   return matches * matches >= pageEnd * (await approved()) * SEARCH_LIMITS.walkRatio;
 }
+
+/**
+ * PostgreSQL: whether a page of one catalog list's `matches` ordered by a column walks the sort index testing
+ * rows against the list's `links` ids hashed (plan 'walk'): when hashing fits (`hashLimit`, hashedLinksLimit) and
+ * costs less than probing the rows the walk reads, about pageEnd × walked / matches, and less than gathering.
+ * At 1M: a tag on 1% of the resources from page 1 on (2,000 rows walked for 20); one on 44% never (its walk is
+ * short: probes cost less than hashing); one on 0.1% never (its matches cost less gathered).
+ */
+export async function hashedWalkPays(
+  list: { links: number; matches: number },
+  pageEnd: number,
+  walked: () => Promise<number>,
+  hashLimit: number,
+): Promise<boolean> {
+  const { links, matches } = list;
+  if (matches === 0 || links > hashLimit) return false;
+  const cost = SEARCH_LIMITS.hashedWalk;
+  const rows = (pageEnd * (await walked())) / matches;
+  const hashed = links * cost.hashLink + rows * cost.testRow;
+  return hashed < rows * cost.probeRow && hashed < matches * cost.gatherMatch;
+}
+
+/**
+ * The most link ids hashedWalkPays hashes with this work_mem (MB): PostgreSQL hashes a subplan whose rows, at ~64
+ * bytes each for an id, fit in work_mem × hash_mem_multiplier (at least 1); twice that per id leaves room for
+ * the planner's estimate, and 100,000 (6.4 MB, ~20 ms to hash) for the time.
+ */
+export const hashedLinksLimit = (workMemMb: number): number =>
+  Math.min(100_000, Math.floor((workMemMb * 1024 * 1024) / 128));
 
 /**
  * The fewest matches at which scanPays and walkPays both hold (capped at countCap): a count capped there chooses

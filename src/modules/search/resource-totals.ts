@@ -21,8 +21,9 @@ import type { ResourceFilter } from '../resources/resource-views.repo.js';
 import { cappedTotal } from './capped-total.js';
 import type { CappedTotal } from './capped-total.js';
 import { withIndexPlans } from './index-plans.js';
-import { readFacetCount, SEARCH_LIMITS } from './resource-facets.js';
+import { hashedWalkPays, readFacetCount, SEARCH_LIMITS } from './resource-facets.js';
 import { countedDocuments, facetTermsMatch, matchingDocuments } from './resource-match.js';
+import type { MatchPlan } from './resource-match.js';
 import { tsPrefixTerm } from './match.js';
 import { wholeWords } from './text.js';
 import type { SearchQuery } from './text.js';
@@ -67,15 +68,39 @@ async function fromCounters(
   return { count: Math.max(0, ...counts), exact: counts.length === 1 };
 }
 
-/** Each list's link rows of APPROVED resources by the counters: a sum over its values, an upper bound. */
+/** A list's APPROVED resources in a counter scope, by the counters: a sum over its values, an upper bound. */
+async function counted(db: Kysely<DB>, list: CatalogList, scope: string): Promise<number> {
+  const counts = await Promise.all(list.ids.map((id) => readFacetCount(db, list.facet, scope, id)));
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+/** Each list's link rows of APPROVED resources (of its type, if any). */
 const linkRowCounts = (db: Kysely<DB>, lists: CatalogList[]) =>
-  Promise.all(
-    lists.map(async (list) => {
-      const scope = list.type ?? '';
-      const counts = await Promise.all(list.ids.map((id) => readFacetCount(db, list.facet, scope, id)));
-      return counts.reduce((a, b) => a + b, 0);
-    }),
-  );
+  Promise.all(lists.map((list) => counted(db, list, list.type ?? '')));
+
+/**
+ * PostgreSQL, catalog filters without a search: the page's ids are read first (plan 'gather', pageOfViews), the
+ * planner choosing how, or for one list whose link ids are worth hashing (hashedWalkPays) by a walk of the sort
+ * index testing each row against them (plan 'walk'). Both sizes come from the counters (APPROVED resources): the
+ * link rows hashed are the list's values' (of its type, if any), the matches those of the filter's type.
+ */
+export async function catalogListsPlan(
+  db: Kysely<DB>,
+  filter: ResourceFilter,
+  pageEnd: number,
+  walked: () => Promise<number>,
+  hashLimit: number,
+): Promise<MatchPlan | undefined> {
+  const lists = catalogLists(filter);
+  if (filter.match !== undefined || lists.length === 0) return undefined;
+  if (lists.length > 1) return 'gather';
+  const list = lists[0]!;
+  const hashedScope = list.type ?? '';
+  const matchScope = counterScope(list, filter);
+  const links = await counted(db, list, hashedScope);
+  const matches = matchScope === hashedScope ? links : await counted(db, list, matchScope);
+  return (await hashedWalkPays({ links, matches }, pageEnd, walked, hashLimit)) ? 'walk' : 'gather';
+}
 
 /** PostgreSQL: the last word is typed as a prefix that GIN expands by merging its words (no tsPrefixTerm). */
 const prefixMerged = (query: SearchQuery) => query.prefixLast && tsPrefixTerm(query) === undefined;

@@ -1,0 +1,182 @@
+// PostgreSQL reads a page of catalog lists without a search by one of two plans (search/resource-totals.ts
+// catalogListsPlan): the page's ids first, however the planner finds them ('gather'), or, for one list, a walk of
+// the sort index testing each row against the list's link ids hashed once ('walk', catalog-lists.ts
+// hashedLinkTest). Every plan must give every sort's pages in the order of the unfiltered catalogue, holding
+// exactly the brute-force matches; SQLite, which plans otherwise, must answer the same.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SEARCH_LIMITS } from '../../src/modules/search/resource-facets.js';
+import { hashedLinksLimit, hashedWalkPays } from '../../src/modules/search/resource-facets.js';
+import { buildTestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
+import { createUser } from '../helpers/factories.js';
+import { listCatalogue } from './catalogue.js';
+import { buildCorpus } from './resources-corpus.js';
+import type { Corpus, CorpusEntry } from './resources-corpus.js';
+import { withSearchLimits } from './search-limits.js';
+
+describe('hashedWalkPays', () => {
+  const approved = () => Promise.resolve(900_000);
+  const pays = (links: number, matches: number, pageEnd: number, limit = 100_000) =>
+    hashedWalkPays({ links, matches }, pageEnd, approved, limit);
+
+  it('hashes a list on 1% of the catalogue from page 1, deep pages included', async () => {
+    expect(await pays(9_000, 9_000, 20)).toBe(true);
+    expect(await pays(9_000, 9_000, 1_020)).toBe(true);
+  });
+
+  it('leaves a dense list to probes (a short walk) and a sparse one to gathering', async () => {
+    expect(await pays(400_000, 400_000, 20, 1e9)).toBe(false);
+    expect(await pays(900, 900, 20)).toBe(false);
+    expect(await pays(900, 900, 200)).toBe(false);
+  });
+
+  it('never hashes past the limit, nor a list that matches nothing', async () => {
+    expect(await pays(9_000, 9_000, 20, 8_999)).toBe(false);
+    expect(await pays(9_000, 0, 20)).toBe(false);
+    // Game versions with a type: the hashed links are every type's, the matches the type's alone.
+    expect(await pays(9_000, 3_000, 20)).toBe(true);
+  });
+
+  it('keeps the hashed ids within work_mem: 128 bytes each, at most 100,000', () => {
+    expect(hashedLinksLimit(1)).toBe(8_192);
+    expect(hashedLinksLimit(4)).toBe(32_768);
+    expect(hashedLinksLimit(16)).toBe(100_000);
+  });
+});
+
+let t: TestApp;
+let corpus: Corpus;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  const moderator = await createUser(t.app, { role: 'MODERATOR' });
+  const owner = await createUser(t.app);
+  corpus = await buildCorpus(t.app, t.clock, [owner], moderator, 90);
+  // Few distinct popularity values: ties, which the id must break the same way in every plan.
+  const { db } = t.app.context.database;
+  for (const entry of corpus.entries) {
+    await db
+      .updateTable('resources')
+      .set({ downloads: entry.index % 4, like_count: (entry.index * 7) % 3 })
+      .where('id', '=', entry.resource.id)
+      .execute();
+  }
+  t.clock.advance(5001);
+}, 120_000);
+afterAll(async () => t.close());
+
+interface Filter {
+  type?: string;
+  tags?: string[];
+  categories?: string[];
+  versions?: string[];
+}
+
+const FILTERS: Filter[] = [
+  { tags: ['combat'] },
+  { tags: ['combat', 'horror'] },
+  { tags: ['combat', 'magic'], type: 'MOD' },
+  // A slug of two types' categories: two values.
+  { categories: ['adventure'] },
+  { categories: ['economy'], type: 'PLUGIN' },
+  { versions: ['1.2'] },
+  { versions: ['1.0'], type: 'WORLD' },
+  { versions: ['1.0', '1.2'], type: 'WORLD' },
+  // Two lists: always 'gather' on PostgreSQL.
+  { tags: ['combat', 'magic'], versions: ['1.0', '1.2'] },
+];
+const SORTS = ['date', 'updated', 'downloads', 'likes', 'name'] as const;
+
+const PLANS: Array<[string, Partial<typeof SEARCH_LIMITS>]> = [
+  ['as costed', {}],
+  ['walk', { hashedWalk: { hashLink: 0, testRow: 0, probeRow: 1, gatherMatch: 1 } }],
+  ['gather', { hashedWalk: { hashLink: 1e9, testRow: 0, probeRow: 1, gatherMatch: 1 } }],
+];
+
+function matchesFilter(entry: CorpusEntry, filter: Filter): boolean {
+  const { resource } = entry;
+  const anyOf = (wanted: string[] | undefined, have: string[]) =>
+    wanted === undefined || wanted.some((value) => have.includes(value));
+  return (
+    entry.approved &&
+    (filter.type === undefined || resource.type === filter.type) &&
+    anyOf(
+      filter.tags,
+      resource.tags.map((tag) => tag.slug),
+    ) &&
+    anyOf(
+      filter.categories,
+      resource.categories.map((category) => category.slug),
+    ) &&
+    anyOf(
+      filter.versions,
+      resource.gameVersions.map((version) => version.name),
+    )
+  );
+}
+
+function query(filter: Filter): string {
+  const params = new URLSearchParams();
+  if (filter.type !== undefined) params.set('type', filter.type);
+  if (filter.tags !== undefined) params.set('tags', filter.tags.join(','));
+  if (filter.categories !== undefined) params.set('categories', filter.categories.join(','));
+  if (filter.versions !== undefined) params.set('versions', filter.versions.join(','));
+  return params.toString();
+}
+
+/** The statements PostgreSQL's pooled connections run while `work` does. */
+async function statementsOf(work: () => Promise<void>): Promise<string[]> {
+  const seen: string[] = [];
+  const original = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string };
+    seen.push(typeof first === 'string' ? first : (first.text ?? ''));
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof original;
+  try {
+    await work();
+  } finally {
+    pg.Client.prototype.query = original;
+  }
+  return seen;
+}
+
+describe('pages of catalog lists without a search, by every plan', () => {
+  it('is exercised: every filter matches some resources and leaves some out', () => {
+    for (const filter of FILTERS) {
+      const matched = corpus.entries.filter((entry) => matchesFilter(entry, filter)).length;
+      expect(matched, JSON.stringify(filter)).toBeGreaterThan(4);
+      expect(matched, JSON.stringify(filter)).toBeLessThan(corpus.entries.length / 2);
+    }
+  });
+
+  it.each(PLANS)('%s: every page of every sort holds the matches in the catalogue’s order', (plan, limits) =>
+    withSearchLimits(t.clock, limits, async () => {
+      const statements = await statementsOf(async () => {
+        for (const sort of SORTS) {
+          const whole = await listCatalogue(t, `sortBy=${sort}&limit=100`);
+          expect(whole.total).toBe(corpus.entries.filter((entry) => entry.approved).length);
+          for (const filter of FILTERS) {
+            const wanted = new Set(
+              corpus.entries.filter((entry) => matchesFilter(entry, filter)).map((e) => e.resource.id),
+            );
+            const want = whole.resources.map((r) => r.id).filter((id) => wanted.has(id));
+            const seen: string[] = [];
+            for (let page = 1; page <= Math.ceil(want.length / 4) + 1; page++) {
+              const body = await listCatalogue(t, `${query(filter)}&sortBy=${sort}&limit=4&page=${page}`);
+              expect(body.meta).toMatchObject({ total: want.length, totalExact: true });
+              seen.push(...body.resources.map((r) => r.id));
+            }
+            expect(seen, `${plan} ${sort} ${JSON.stringify(filter)}`).toEqual(want);
+          }
+        }
+      });
+      if (t.app.context.database.dialect !== 'postgres') return;
+      // The plan was the one asked for: hashed link ids in every walk, in none when gathering.
+      const hashed = statements.filter((text) => text.includes(') is true'));
+      if (plan === 'walk') expect(hashed.length).toBeGreaterThanOrEqual(5 * 8);
+      if (plan === 'gather') expect(hashed).toEqual([]);
+    }),
+  );
+});
