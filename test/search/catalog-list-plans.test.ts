@@ -1,9 +1,8 @@
-// PostgreSQL reads a page of catalog lists without a search by one of two plans (search/resource-totals.ts
-// catalogListsPlan): the page's ids first, however the planner finds them ('gather'), or, for one list, a walk of
-// the sort index testing each row against the list's link ids hashed once ('walk', catalog-lists.ts
-// hashedLinkTest). Every plan must give every sort's pages in the order of the unfiltered catalogue, holding
-// exactly the brute-force matches; SQLite, which plans otherwise, must answer the same.
-import pg from 'pg';
+// PostgreSQL reads a page of one catalog list without a search by one of two plans (search/resource-totals.ts
+// catalogListsPlan): the page's ids first, however the planner finds them ('gather'), or a walk of the sort index
+// testing each row against the list's link ids hashed once ('walk', catalog-lists.ts hashedLinkTest). Every plan
+// must give every sort's pages in the order of the unfiltered catalogue, holding exactly the brute-force
+// matches; SQLite, which plans otherwise, must answer the same.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SEARCH_LIMITS } from '../../src/modules/search/resource-facets.js';
 import { hashedLinksLimit, hashedWalkPays } from '../../src/modules/search/resource-facets.js';
@@ -13,6 +12,7 @@ import { createUser } from '../helpers/factories.js';
 import { listCatalogue } from './catalogue.js';
 import { buildCorpus } from './resources-corpus.js';
 import type { Corpus, CorpusEntry } from './resources-corpus.js';
+import { statementsOf } from './pg-statements.js';
 import { withSearchLimits } from './search-limits.js';
 
 describe('hashedWalkPays', () => {
@@ -83,7 +83,7 @@ const FILTERS: Filter[] = [
   { versions: ['1.2'] },
   { versions: ['1.0'], type: 'WORLD' },
   { versions: ['1.0', '1.2'], type: 'WORLD' },
-  // Two lists: always 'gather' on PostgreSQL.
+  // Two lists: left to PostgreSQL's planner.
   { tags: ['combat', 'magic'], versions: ['1.0', '1.2'] },
 ];
 const SORTS = ['date', 'updated', 'downloads', 'likes', 'name'] as const;
@@ -125,23 +125,6 @@ function query(filter: Filter): string {
   return params.toString();
 }
 
-/** The statements PostgreSQL's pooled connections run while `work` does. */
-async function statementsOf(work: () => Promise<void>): Promise<string[]> {
-  const seen: string[] = [];
-  const original = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const first = args[0] as string | { text?: string };
-    seen.push(typeof first === 'string' ? first : (first.text ?? ''));
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof original;
-  try {
-    await work();
-  } finally {
-    pg.Client.prototype.query = original;
-  }
-  return seen;
-}
-
 describe('pages of catalog lists without a search, by every plan', () => {
   it('is exercised: every filter matches some resources and leaves some out', () => {
     for (const filter of FILTERS) {
@@ -174,7 +157,7 @@ describe('pages of catalog lists without a search, by every plan', () => {
       });
       if (t.app.context.database.dialect !== 'postgres') return;
       // The plan was the one asked for: hashed link ids in every walk, in none when gathering.
-      const hashed = statements.filter((text) => text.includes(') is true'));
+      const hashed = statements.filter(({ text }) => text.includes(') is true'));
       if (plan === 'walk') expect(hashed.length).toBeGreaterThanOrEqual(5 * 8);
       if (plan === 'gather') expect(hashed).toEqual([]);
     }),

@@ -5,7 +5,6 @@
 // the documents (counts, tiers, facets, pages of every plan) runs under it.
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/core/db/schema.js';
 import { withIndexPlans, withIndexPlansIf } from '../../src/modules/search/index-plans.js';
@@ -17,6 +16,7 @@ import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
 import { createUser } from '../helpers/factories.js';
 import { createResource, moderate, readCatalogs } from '../resources/helpers.js';
+import { statementsOf } from './pg-statements.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -83,36 +83,6 @@ describe('withIndexPlans', () => {
     expect(await withIndexPlans(db, dialect, (read) => Promise.resolve(read === db))).toBe(true);
   });
 });
-
-/**
- * The statements each pooled PostgreSQL connection runs while `work` does, each marked with whether sequential
- * scans were off for it: set off in its transaction (`set local`, or set_config by withIndexPlans inside a
- * caller's) and not yet put back.
- */
-async function statementsOf(
-  work: () => Promise<void>,
-): Promise<Array<{ text: string; seqScanOff: boolean }>> {
-  const seen: Array<{ text: string; seqScanOff: boolean }> = [];
-  const off = new WeakMap<object, boolean>();
-  const query = pg.Client.prototype.query;
-  const traced = function (this: object, ...args: unknown[]) {
-    const first = args[0] as string | { text?: string };
-    const text = (typeof first === 'string' ? first : (first.text ?? '')).trim().toLowerCase();
-    if (text === 'begin' || text === 'commit' || text === 'rollback') off.set(this, false);
-    else if (/set local enable_seqscan = off|set_config\('enable_seqscan', 'off'/.test(text))
-      off.set(this, true);
-    else if (text.includes("set_config('enable_seqscan', $1")) off.set(this, false);
-    else seen.push({ text, seqScanOff: off.get(this) === true });
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  };
-  pg.Client.prototype.query = traced as typeof query;
-  try {
-    await work();
-  } finally {
-    pg.Client.prototype.query = query;
-  }
-  return seen;
-}
 
 describe('requests that search', () => {
   it('PostgreSQL: read the documents only with sequential scans off, whatever the plan', async () => {

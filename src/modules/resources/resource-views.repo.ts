@@ -127,9 +127,9 @@ export interface ResourceFilter {
    * 'gather' the matches (from the full-text index, the link tables) and sort them (few); counts always gather.
    * Unset: the planner chooses (without statistics SQLite walks a status index, a whole-table walk).
    * PostgreSQL: 'ids' reads a search's few matches' ids first (search/resource-match.ts matchCondition); with
-   * catalog lists and no search (search/resource-totals.ts catalogListsPlan) 'gather' reads the page's ids first
-   * however the planner finds them, and 'walk' walks the sort index testing rows against each list's link ids,
-   * hashed (catalog-lists.ts hashedLinkTest).
+   * one catalog list and no search (search/resource-totals.ts catalogListsPlan) 'gather' reads the page's ids
+   * first however the planner finds them, and 'walk' walks the sort index testing rows against the list's link
+   * ids, hashed (catalog-lists.ts hashedLinkTest).
    */
   plan?: MatchPlan;
   /**

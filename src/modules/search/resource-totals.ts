@@ -79,8 +79,8 @@ const linkRowCounts = (db: Kysely<DB>, lists: CatalogList[]) =>
   Promise.all(lists.map((list) => counted(db, list, list.type ?? '')));
 
 /**
- * PostgreSQL, catalog filters without a search: the page's ids are read first (plan 'gather', pageOfViews), the
- * planner choosing how, or for one list whose link ids are worth hashing (hashedWalkPays) by a walk of the sort
+ * PostgreSQL, one catalog list without a search: the page's ids are read first (plan 'gather', pageOfViews), the
+ * planner choosing how, or, when the list's link ids are worth hashing (hashedWalkPays), by a walk of the sort
  * index testing each row against them (plan 'walk'). Both sizes come from the counters (APPROVED resources): the
  * link rows hashed are the list's values' (of its type, if any), the matches those of the filter's type.
  */
@@ -92,8 +92,9 @@ export async function catalogListsPlan(
   hashLimit: number,
 ): Promise<MatchPlan | undefined> {
   const lists = catalogLists(filter);
-  if (filter.match !== undefined || lists.length === 0) return undefined;
-  if (lists.length > 1) return 'gather';
+  // Several lists are left to the planner, in one statement: read ids first they measured no faster (at 1M, a
+  // type, a tag and a version: p50 30 → 33 ms; two tags: 8–11 → 9–20 ms).
+  if (filter.match !== undefined || lists.length !== 1) return undefined;
   const list = lists[0]!;
   const hashedScope = list.type ?? '';
   const matchScope = counterScope(list, filter);

@@ -1,0 +1,32 @@
+// The statements PostgreSQL's pooled connections run while some work does, as the search tests trace them.
+import pg from 'pg';
+
+/**
+ * The statements each pooled PostgreSQL connection runs while `work` does, each marked with whether sequential
+ * scans were off for it: set off in its transaction (`set local`, or set_config by withIndexPlans inside a
+ * caller's) and not yet put back.
+ */
+export async function statementsOf(
+  work: () => Promise<void>,
+): Promise<Array<{ text: string; seqScanOff: boolean }>> {
+  const seen: Array<{ text: string; seqScanOff: boolean }> = [];
+  const off = new WeakMap<object, boolean>();
+  const query = pg.Client.prototype.query;
+  const traced = function (this: object, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string };
+    const text = (typeof first === 'string' ? first : (first.text ?? '')).trim().toLowerCase();
+    if (text === 'begin' || text === 'commit' || text === 'rollback') off.set(this, false);
+    else if (/set local enable_seqscan = off|set_config\('enable_seqscan', 'off'/.test(text))
+      off.set(this, true);
+    else if (text.includes("set_config('enable_seqscan', $1")) off.set(this, false);
+    else seen.push({ text, seqScanOff: off.get(this) === true });
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  };
+  pg.Client.prototype.query = traced as typeof query;
+  try {
+    await work();
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  return seen;
+}
