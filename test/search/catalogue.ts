@@ -2,7 +2,7 @@
 // helper that asserts a 200.
 import { expect } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
-import type { CatalogueMeta } from '../../src/modules/resources/resource-lists.service.js';
+import type { CatalogueMeta } from '../../src/modules/resources/resource-lists.types.js';
 import type { ResourceBody } from '../resources/helpers.js';
 
 export interface Catalogue {

@@ -16,7 +16,7 @@ import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
 import { createUser } from '../helpers/factories.js';
 import { createResource, moderate, readCatalogs } from '../resources/helpers.js';
-import { statementsOf } from './pg-statements.js';
+import { statementsOf } from './statements.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -47,47 +47,15 @@ import {
 } from './resource-views.repo.js';
 import type { ResourceFilter, ResourceOrder, ResourceViewRow } from './resource-views.repo.js';
 import { toResourceListItem } from './resources.mapper.js';
-import type { ResourceListItemView } from './resources.mapper.js';
 import { approvedTypeCounter, statusCounter } from './resources.repo.js';
 import type { ResourceSort } from './resources.schemas.js';
-
-export interface Page {
-  page: number;
-  limit: number;
-}
-
-export interface ResourcePage {
-  resources: ResourceListItemView[];
-  total: number;
-  meta: { total: number; limit: number; offset: number; page: number };
-}
-
-export interface PublicListQuery extends Partial<Page> {
-  type?: ResourceType;
-  search?: string;
-  tags?: string[];
-  categories?: string[];
-  versions?: string[];
-  sortBy?: ResourceSort;
-  facets?: FacetRequest[];
-}
-
-export interface CatalogueMeta {
-  total: number;
-  limit: number;
-  offset: number;
-  page: number;
-  totalExact: boolean;
-  facets?: Facets;
-  facetsExact?: boolean;
-  similar?: boolean;
-}
-
-export interface CataloguePage {
-  resources: ResourceListItemView[];
-  total: number;
-  meta: CatalogueMeta;
-}
+import type {
+  CatalogueMeta,
+  CataloguePage,
+  Page,
+  PublicListQuery,
+  ResourcePage,
+} from './resource-lists.types.js';
 
 /** Without a search, relevance is popularity, and downloads is the indexed order that stands for it. */
 export const SORT_ORDERS: Record<ResourceSort, ResourceOrder> = {
@@ -273,7 +241,8 @@ export function createResourceListsService(deps: {
       const scored = sort === 'relevance' && match !== undefined;
       const tests = !scored && match !== undefined && (await scanPays(total, offset + limit, walked));
       const walk = !scored && (!total.exact || (await walkPays(total.total, offset + limit, approved)));
-      const plan = tests ? 'scan' : walk ? 'walk' : 'gather';
+      const hashed = await catalogListsPlan(exec, dialect, filter, offset + limit, walked, hashLimit);
+      const plan = hashed ?? (tests ? 'scan' : walk ? 'walk' : 'gather');
       // Gathered: from the documents the count read, when it read them (a search alone, counted exactly).
       const read = withDocuments(gathered, total);
       const rows = await listRows(plan === 'gather' ? read : { ...filter, plan });
@@ -301,7 +270,7 @@ export function createResourceListsService(deps: {
       return catalogue(list, total, page, scan && { facets: scan.facets, exact: scan.exact });
     }
     // PostgreSQL from here.
-    const plan = await catalogListsPlan(exec, filter, offset + limit, walked, hashLimit);
+    const plan = await catalogListsPlan(exec, dialect, filter, offset + limit, walked, hashLimit);
     const listed = plan === undefined ? filter : { ...filter, plan };
     if (facets.length === 0) {
       const [list, total] = await Promise.all([listRows(listed), countMatches(exec, dialect, filter)]);

@@ -128,8 +128,8 @@ export interface ResourceFilter {
    * Unset: the planner chooses (without statistics SQLite walks a status index, a whole-table walk).
    * PostgreSQL: 'ids' reads a search's few matches' ids first (search/resource-match.ts matchCondition); with
    * one catalog list and no search (search/resource-totals.ts catalogListsPlan) 'gather' reads the page's ids
-   * first however the planner finds them, and 'walk' walks the sort index testing rows against the list's link
-   * ids, hashed (catalog-lists.ts hashedLinkTest).
+   * first however the planner finds them. Both, one catalog list and no search: 'hashed' walks the sort index
+   * testing rows against the list's link ids read once (catalog-lists.ts hashedLinkTest).
    */
   plan?: MatchPlan;
   /**
@@ -159,8 +159,8 @@ export function resourceFilterCondition(
   // SQLite, the lists' facet terms alone (catalogFacetTerms), which FTS5 intersects, where one list's link rows
   // drove and each was probed for the others.
   const probe = (filter.plan === 'walk' || filter.plan === 'scan') && dialect === 'sqlite';
-  // PostgreSQL walking: each list's link ids hashed once (hashedLinkTest), where the planner probes per row.
-  const hashed = filter.plan === 'walk' && dialect === 'postgres';
+  // Each list's link ids read once, each walked row tested against them (hashedLinkTest).
+  const hashed = filter.plan === 'hashed';
   const lists = catalogLists(filter);
   const listTerms = gather ? catalogFacetTerms(dialect, filter) : undefined;
   if (filter.status !== undefined) {
@@ -194,7 +194,7 @@ export function resourceFilterCondition(
       probe
         ? sql<SqlBool>`exists (${linkProbe(list)})`
         : hashed
-          ? hashedLinkTest(eb, list)
+          ? hashedLinkTest(eb, dialect, list)
           : eb('resources.id', 'in', linkIds(eb, list)),
     );
   }
@@ -223,9 +223,9 @@ function pageOfViews(
   scored = false,
 ): Promise<ResourceViewRow[]> {
   const where = (eb: ExpressionBuilder<DB, 'resources'>) => resourceFilterCondition(eb, dialect, filter);
-  // A hashed walk (hashedLinkTest) reads the ids from the sort index alone, never fetching the rows it passes
-  // over (in one statement it fetched each: a tag on 0.4% of the resources, page 8 by name, 185 → 11 ms).
-  const hashedWalk = filter.plan === 'walk' && dialect === 'postgres';
+  // PostgreSQL's hashed walk (hashedLinkTest) reads the ids from the sort index alone, never fetching the rows
+  // it passes over (in one statement it fetched each: a tag on 0.4% of the resources, page 8 by name, 185 → 11 ms).
+  const hashedWalk = filter.plan === 'hashed' && dialect === 'postgres';
   const ordered = <Q extends { orderBy(key: RawBuilder<unknown>, direction: 'asc' | 'desc'): Q }>(query: Q) =>
     keys.reduce((sorted, [key, direction]) => sorted.orderBy(key, direction), query);
   const read = (executor: Executor) => {

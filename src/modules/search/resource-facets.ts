@@ -63,12 +63,17 @@ export const SEARCH_LIMITS = {
    */
   facetTermsFrom: 4_000,
   /**
-   * PostgreSQL, one catalog list without a search, ordered by a column: the costs (µs, measured at 1M) by which
-   * hashedWalkPays chooses between walking the sort index testing each row against the list's link ids hashed
-   * once (catalog-lists.ts hashedLinkTest) and the planner's own plans, a walk probing a link index per row or the
-   * matches gathered and sorted.
+   * One catalog list without a search, ordered by a column: the costs (µs, measured at 1M) by which
+   * hashedWalkPays chooses between walking the sort index testing each row against the list's link ids read once
+   * (MatchPlan 'hashed', catalog-lists.ts hashedLinkTest) and the other plans, a walk probing the link table per
+   * row or the matches gathered and sorted. SQLite's gathered matches are random reads of an 11 GB file at 1M
+   * (a tag of 3,756, page 8: 46–69 ms gathered, 31–37 ms hashed); its probes in date order cost less than
+   * others (resource ids grow with time, so they read the link table in order).
    */
-  hashedWalk: { hashLink: 0.2, testRow: 0.25, probeRow: 6, gatherMatch: 5 },
+  hashedWalk: {
+    postgres: { hashLink: 0.2, testRow: 0.25, probeRow: 6, gatherMatch: 5 },
+    sqlite: { hashLink: 0.3, testRow: 0.4, probeRow: 2.7, gatherMatch: 12 },
+  },
 };
 
 const FACET_OF: Record<FacetRequest, FacetName> = {
@@ -285,13 +290,14 @@ export async function walkPays(
 }
 
 /**
- * PostgreSQL: whether a page of one catalog list's `matches` ordered by a column walks the sort index testing
- * rows against the list's `links` ids hashed (plan 'walk'): when hashing fits (`hashLimit`, hashedLinksLimit) and
+ * Whether a page of one catalog list's `matches` ordered by a column walks the sort index testing rows against
+ * the list's `links` ids read once (plan 'hashed'): when they are at most `hashLimit` (hashedLinksLimit) and that
  * costs less than probing the rows the walk reads, about pageEnd × walked / matches, and less than gathering.
- * At 1M: a tag on 1% of the resources from page 1 on (2,000 rows walked for 20); one on 44% never (its walk is
- * short: probes cost less than hashing); one on 0.1% never (its matches cost less gathered).
+ * At 1M on PostgreSQL: a tag on 1% of the resources from page 1 on (2,000 rows walked for 20); one on 44% never
+ * (its walk is short: probes cost less than reading its ids); one on 0.1% never (its matches cost less gathered).
  */
 export async function hashedWalkPays(
+  dialect: DialectName,
   list: { links: number; matches: number },
   pageEnd: number,
   walked: () => Promise<number>,
@@ -299,16 +305,16 @@ export async function hashedWalkPays(
 ): Promise<boolean> {
   const { links, matches } = list;
   if (matches === 0 || links > hashLimit) return false;
-  const cost = SEARCH_LIMITS.hashedWalk;
+  const cost = SEARCH_LIMITS.hashedWalk[dialect];
   const rows = (pageEnd * (await walked())) / matches;
   const hashed = links * cost.hashLink + rows * cost.testRow;
   return hashed < rows * cost.probeRow && hashed < matches * cost.gatherMatch;
 }
 
 /**
- * The most link ids hashedWalkPays hashes with this work_mem (MB): PostgreSQL hashes a subplan whose rows, at ~64
+ * The most link ids hashedWalkPays reads with this work_mem (MB): PostgreSQL hashes a subplan whose rows, at ~64
  * bytes each for an id, fit in work_mem × hash_mem_multiplier (at least 1); twice that per id leaves room for
- * the planner's estimate, and 100,000 (6.4 MB, ~20 ms to hash) for the time.
+ * the planner's estimate, and 100,000 (6.4 MB, 20–30 ms to read) for the time, SQLite's only bound.
  */
 export const hashedLinksLimit = (workMemMb: number): number =>
   Math.min(100_000, Math.floor((workMemMb * 1024 * 1024) / 128));

@@ -205,7 +205,7 @@ export function matchingFacetKeys(match: SearchMatch, limit: number): RawBuilder
  * 'ids': PostgreSQL, few matches (see matchCondition). 'scan': many matches on either dialect: walk a sort index
  * and test each row's document text (textMatch), reading nothing of the index.
  */
-export type MatchPlan = 'walk' | 'gather' | 'ids' | 'scan';
+export type MatchPlan = 'walk' | 'gather' | 'ids' | 'scan' | 'hashed';
 
 /**
  * `resources` is one of the matches. SQLite, walking a sort index: each row is looked up in the documents by

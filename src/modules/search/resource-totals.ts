@@ -79,13 +79,15 @@ const linkRowCounts = (db: Kysely<DB>, lists: CatalogList[]) =>
   Promise.all(lists.map((list) => counted(db, list, list.type ?? '')));
 
 /**
- * PostgreSQL, one catalog list without a search: the page's ids are read first (plan 'gather', pageOfViews), the
- * planner choosing how, or, when the list's link ids are worth hashing (hashedWalkPays), by a walk of the sort
- * index testing each row against them (plan 'walk'). Both sizes come from the counters (APPROVED resources): the
- * link rows hashed are the list's values' (of its type, if any), the matches those of the filter's type.
+ * One catalog list without a search: plan 'hashed' when the list's link ids are worth reading once to test the
+ * rows of a walk of the sort index against (hashedWalkPays). Otherwise, on PostgreSQL, 'gather': the page's ids
+ * first (pageOfViews), the planner choosing how; SQLite decides by its count (undefined). Both sizes come from the
+ * counters (APPROVED resources): the link rows read are the list's values' (of its type, if any), the matches
+ * those of the filter's type.
  */
 export async function catalogListsPlan(
   db: Kysely<DB>,
+  dialect: DialectName,
   filter: ResourceFilter,
   pageEnd: number,
   walked: () => Promise<number>,
@@ -100,7 +102,8 @@ export async function catalogListsPlan(
   const matchScope = counterScope(list, filter);
   const links = await counted(db, list, hashedScope);
   const matches = matchScope === hashedScope ? links : await counted(db, list, matchScope);
-  return (await hashedWalkPays({ links, matches }, pageEnd, walked, hashLimit)) ? 'walk' : 'gather';
+  if (await hashedWalkPays(dialect, { links, matches }, pageEnd, walked, hashLimit)) return 'hashed';
+  return dialect === 'postgres' ? 'gather' : undefined;
 }
 
 /** PostgreSQL: the last word is typed as a prefix that GIN expands by merging its words (no tsPrefixTerm). */

@@ -1,10 +1,15 @@
-// The statements PostgreSQL's pooled connections run while some work does, as the search tests trace them.
+// The statements the database runs while some work does, as the search tests trace them.
+import Database from 'better-sqlite3';
 import pg from 'pg';
+
+type Run = 'all' | 'get' | 'run' | 'iterate';
+const RUNS: Run[] = ['all', 'get', 'run', 'iterate'];
+const sqliteStatement = new Database(':memory:').prepare('select 1');
 
 /**
  * The statements each pooled PostgreSQL connection runs while `work` does, each marked with whether sequential
  * scans were off for it: set off in its transaction (`set local`, or set_config by withIndexPlans inside a
- * caller's) and not yet put back.
+ * caller's) and not yet put back. On SQLite, the statements run (never marked).
  */
 export async function statementsOf(
   work: () => Promise<void>,
@@ -22,11 +27,21 @@ export async function statementsOf(
     else seen.push({ text, seqScanOff: off.get(this) === true });
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   };
+  // SQLite's statements are prepared once and kept: their runs are traced.
+  const statement = Object.getPrototypeOf(sqliteStatement) as Record<Run, (...a: unknown[]) => unknown>;
+  const runs = Object.fromEntries(RUNS.map((name) => [name, statement[name]!]));
+  for (const name of RUNS) {
+    statement[name] = function (this: Database.Statement, ...args: unknown[]) {
+      seen.push({ text: this.source.trim().toLowerCase(), seqScanOff: false });
+      return runs[name]!.apply(this, args);
+    };
+  }
   pg.Client.prototype.query = traced as typeof query;
   try {
     await work();
   } finally {
     pg.Client.prototype.query = query;
+    for (const name of RUNS) statement[name] = runs[name]!;
   }
   return seen;
 }
