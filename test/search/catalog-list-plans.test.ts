@@ -47,10 +47,11 @@ describe('hashedWalkPays', () => {
     expect(await sqlite(300, 200)).toBe(false);
   });
 
-  it('keeps the hashed ids within work_mem: 128 bytes each, at most 100,000', () => {
-    expect(hashedLinksLimit(1)).toBe(8_192);
-    expect(hashedLinksLimit(4)).toBe(32_768);
-    expect(hashedLinksLimit(16)).toBe(100_000);
+  it('keeps the hashed ids within work_mem on PostgreSQL (256 bytes each), at most 100,000', () => {
+    expect(hashedLinksLimit('postgres', 1)).toBe(4_096);
+    expect(hashedLinksLimit('postgres', 16)).toBe(65_536);
+    expect(hashedLinksLimit('postgres', 64)).toBe(100_000);
+    expect(hashedLinksLimit('sqlite', 1)).toBe(100_000);
   });
 });
 

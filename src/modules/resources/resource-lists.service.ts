@@ -88,7 +88,7 @@ export function createResourceListsService(deps: {
   workMemMb?: number;
 }) {
   const { db, dialect, urls, resourceAccess } = deps;
-  const hashLimit = hashedLinksLimit(deps.workMemMb ?? DEFAULT_WORK_MEM_MB);
+  const hashLimit = hashedLinksLimit(dialect, deps.workMemMb ?? DEFAULT_WORK_MEM_MB);
   let trigram: Promise<string | null> | undefined;
   /** The pg_trgm schema when typo tolerance can run here (looked up once). */
   function trigramSchema(): Promise<string | null> {

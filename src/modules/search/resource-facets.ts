@@ -312,12 +312,13 @@ export async function hashedWalkPays(
 }
 
 /**
- * The most link ids hashedWalkPays reads with this work_mem (MB): PostgreSQL hashes a subplan whose rows, at ~64
- * bytes each for an id, fit in work_mem × hash_mem_multiplier (at least 1); twice that per id leaves room for
- * the planner's estimate, and 100,000 (6.4 MB, 20–30 ms to read) for the time, SQLite's only bound.
+ * The most link ids hashedWalkPays reads: at most 100,000 (20–30 ms to read), SQLite's only bound. PostgreSQL
+ * hashes a subplan whose rows, at ~64 bytes each for an id, fit in work_mem (MB) × hash_mem_multiplier (at least
+ * 1); the counters the choice reads count APPROVED resources, the ids read are every resource's, and the planner
+ * estimates: 256 bytes an id leaves four times the room.
  */
-export const hashedLinksLimit = (workMemMb: number): number =>
-  Math.min(100_000, Math.floor((workMemMb * 1024 * 1024) / 128));
+export const hashedLinksLimit = (dialect: DialectName, workMemMb: number): number =>
+  dialect === 'sqlite' ? 100_000 : Math.min(100_000, Math.floor((workMemMb * 1024 * 1024) / 256));
 
 /**
  * The fewest matches at which scanPays and walkPays both hold (capped at countCap): a count capped there chooses

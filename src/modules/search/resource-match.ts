@@ -203,7 +203,9 @@ export function matchingFacetKeys(match: SearchMatch, limit: number): RawBuilder
 
 /**
  * 'ids': PostgreSQL, few matches (see matchCondition). 'scan': many matches on either dialect: walk a sort index
- * and test each row's document text (textMatch), reading nothing of the index.
+ * and test each row's document text (textMatch), reading nothing of the index. 'hashed': one catalog list without
+ * a search, a walk of a sort index testing rows against its link ids read once (resources/catalog-lists.ts
+ * hashedLinkTest).
  */
 export type MatchPlan = 'walk' | 'gather' | 'ids' | 'scan' | 'hashed';
 
