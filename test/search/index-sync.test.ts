@@ -11,6 +11,7 @@ import { ftsFacetTerms } from '../../src/core/db/migrations/0031_fts_facet_terms
 import { ftsLongerPrefixes } from '../../src/core/db/migrations/0032_fts_longer_prefixes.js';
 import { documentPrefixTerms } from '../../src/core/db/migrations/0033_document_prefix_terms.js';
 import { resourceFacetCodes } from '../../src/core/db/migrations/0035_resource_facet_codes.js';
+import { resourceFieldsFts } from '../../src/core/db/migrations/0036_resource_fields_fts.js';
 import {
   resourceSearchVectors,
   VECTOR_PARTITIONS,
@@ -136,9 +137,12 @@ async function expectIndexInStep(): Promise<void> {
     expect(await vectorsOutOfStep()).toEqual([]);
   }
   if (dialect() === 'sqlite') {
-    await sql`insert into resource_search_fts(resource_search_fts, rank) values ('integrity-check', 1)`.execute(
-      db(),
-    );
+    // Both FTS5 indexes hold exactly their content (resource_search): the main one and the fields' (0036).
+    for (const fts of ['resource_search_fts', 'resource_fields_fts']) {
+      await sql`insert into ${sql.table(fts)}(${sql.ref(fts)}, rank) values ('integrity-check', 1)`.execute(
+        db(),
+      );
+    }
   }
 }
 
@@ -532,9 +536,13 @@ describe('documents written before migration 0031', () => {
     const tag = catalogs.tags[3]!;
     const resource = await approvedResource({ name: `Reef ${name}`, tagIds: [tag.id] });
     const { db: database } = t.app.context.database;
+    // Undone in reverse order: the fields' index (0036) reads the facet terms 0031 adds.
     const migration = ftsFacetTerms(migrationContext());
+    const fields = resourceFieldsFts(migrationContext());
+    await fields.down!(database as never);
     await migration.down!(database as never);
     await migration.up(database as never);
+    await fields.up(database as never);
     // Written behind the application's back: kept pages expire within 5 s.
     t.clock.advance(5001);
     expect(await listed(`search=${name}&tags=${tag.slug}&type=MOD`)).toEqual([resource.id]);

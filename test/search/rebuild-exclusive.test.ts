@@ -172,9 +172,11 @@ describe('exclusive resource rebuild', () => {
     expect(documents['resources']).toBe(approvedIds.length);
     expect(await snapshot()).toEqual(online);
     if (dialect() === 'sqlite') {
-      await sql`insert into resource_search_fts(resource_search_fts, rank) values ('integrity-check', 1)`.execute(
-        db(),
-      );
+      for (const fts of ['resource_search_fts', 'resource_fields_fts']) {
+        await sql`insert into ${sql.table(fts)}(${sql.ref(fts)}, rank) values ('integrity-check', 1)`.execute(
+          db(),
+        );
+      }
     }
     expect(await searchIds('quillwort')).toEqual([...quillworts].sort());
     expect(await searchIds('quillwort garden')).toEqual([...gardens].sort());

@@ -6,25 +6,33 @@ type Run = 'all' | 'get' | 'run' | 'iterate';
 const RUNS: Run[] = ['all', 'get', 'run', 'iterate'];
 const sqliteStatement = new Database(':memory:').prepare('select 1');
 
+/** A statement as run: its text (lower case), its parameters, and whether sequential scans were off for it. */
+export interface TracedStatement {
+  text: string;
+  params: unknown[];
+  seqScanOff: boolean;
+}
+
 /**
  * The statements each pooled PostgreSQL connection runs while `work` does, each marked with whether sequential
  * scans were off for it: set off in its transaction (`set local`, or set_config by withIndexPlans inside a
  * caller's) and not yet put back. On SQLite, the statements run (never marked).
  */
-export async function statementsOf(
-  work: () => Promise<void>,
-): Promise<Array<{ text: string; seqScanOff: boolean }>> {
-  const seen: Array<{ text: string; seqScanOff: boolean }> = [];
+export async function statementsOf(work: () => Promise<void>): Promise<TracedStatement[]> {
+  const seen: TracedStatement[] = [];
   const off = new WeakMap<object, boolean>();
   const query = pg.Client.prototype.query;
   const traced = function (this: object, ...args: unknown[]) {
-    const first = args[0] as string | { text?: string };
+    const first = args[0] as string | { text?: string; values?: unknown[] };
     const text = (typeof first === 'string' ? first : (first.text ?? '')).trim().toLowerCase();
     if (text === 'begin' || text === 'commit' || text === 'rollback') off.set(this, false);
     else if (/set local enable_seqscan = off|set_config\('enable_seqscan', 'off'/.test(text))
       off.set(this, true);
     else if (text.includes("set_config('enable_seqscan', $1")) off.set(this, false);
-    else seen.push({ text, seqScanOff: off.get(this) === true });
+    else {
+      const params = typeof first === 'string' ? args[1] : first.values;
+      seen.push({ text, params: Array.isArray(params) ? params : [], seqScanOff: off.get(this) === true });
+    }
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   };
   // SQLite's statements are prepared once and kept: their runs are traced.
@@ -32,7 +40,7 @@ export async function statementsOf(
   const runs = Object.fromEntries(RUNS.map((name) => [name, statement[name]!]));
   for (const name of RUNS) {
     statement[name] = function (this: Database.Statement, ...args: unknown[]) {
-      seen.push({ text: this.source.trim().toLowerCase(), seqScanOff: false });
+      seen.push({ text: this.source.trim().toLowerCase(), params: args, seqScanOff: false });
       return runs[name]!.apply(this, args);
     };
   }

@@ -39,6 +39,7 @@ import { ftsLongerPrefixes } from './migrations/0032_fts_longer_prefixes.js';
 import { documentPrefixTerms } from './migrations/0033_document_prefix_terms.js';
 import { resourceSearchVectors } from './migrations/0034_resource_search_vectors.js';
 import { resourceFacetCodes } from './migrations/0035_resource_facet_codes.js';
+import { resourceFieldsFts } from './migrations/0036_resource_fields_fts.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -85,6 +86,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0033_document_prefix_terms': documentPrefixTerms,
   '0034_resource_search_vectors': resourceSearchVectors,
   '0035_resource_facet_codes': resourceFacetCodes,
+  '0036_resource_fields_fts': resourceFieldsFts,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

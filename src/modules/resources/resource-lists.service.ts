@@ -22,7 +22,7 @@ import {
   walkPays,
 } from '../search/resource-facets.js';
 import type { FacetRequest, Facets } from '../search/resource-facets.js';
-import { nameTiers, topTier } from '../search/resource-match.js';
+import { allButOneTier, nameTiers, topTier } from '../search/resource-match.js';
 import type { SearchMatch } from '../search/resource-match.js';
 import {
   catalogListsPlan,
@@ -201,21 +201,36 @@ export function createResourceListsService(deps: {
     };
     /**
      * Relevance, when the matches with every word in the name (search/resource-match.ts topTier) fill the page:
-     * they score highest and equally, so the page is theirs by popularity, read from the popularity index
-     * (testing rows, 'scan') when they are many, else gathered and sorted. Undefined when they do not fill it.
+     * they score highest and equally, so the page is theirs by popularity. On SQLite, also when they and the
+     * next score class (allButOneTier, read from the fields' index) fill it: the top tier's matches, then that
+     * class's, each by popularity. Undefined when they do not fill it.
      */
     const topTierPage = async (planned: ResourceFilter, full: SearchMatch) => {
       const top: ResourceFilter = { ...planned, match: topTier(full) };
       const settled = await plansSettledAt(offset + limit, approved);
       const counted = await countMatches(exec, dialect, { ...top, plan: 'gather' }, settled);
+      if (counted.total >= offset + limit) return popularityPage(top, counted, limit, offset);
       // Past the cap it is only known that at least `cap` of them exist.
-      if (counted.total < offset + limit) return undefined;
-      const plan = (await scanPays(counted, offset + limit, approved))
+      const nextClass = dialect === 'sqlite' && counted.exact ? allButOneTier(full) : undefined;
+      if (nextClass === undefined) return undefined;
+      const next: ResourceFilter = { ...planned, match: nextClass };
+      const nextCounted = await countMatches(exec, dialect, { ...next, plan: 'gather' }, settled);
+      if (counted.total + nextCounted.total < offset + limit) return undefined;
+      const fromTop = offset < counted.total ? counted.total - offset : 0;
+      const [first, rest] = await Promise.all([
+        fromTop > 0 ? popularityPage(top, counted, fromTop, offset) : [],
+        popularityPage(next, nextCounted, limit - fromTop, Math.max(0, offset - counted.total)),
+      ]);
+      return [...first, ...rest];
+    };
+    /** A page of one tier's matches, all of one text score, by popularity ('scan' when many, else gathered). */
+    const popularityPage = async (tier: ResourceFilter, counted: Total, size: number, skip: number) => {
+      const plan = (await scanPays(counted, skip + size, approved))
         ? 'scan'
-        : (await walkPays(counted.total, offset + limit, approved))
+        : (await walkPays(counted.total, skip + size, approved))
           ? 'walk'
           : 'gather';
-      return listByPopularity(exec, dialect, withDocuments({ ...top, plan }, counted), limit, offset);
+      return listByPopularity(exec, dialect, withDocuments({ ...tier, plan }, counted), size, skip);
     };
     /** The narrowest name tier that fills the page, alone (search/resource-match.ts nameTiers). */
     const scoredMatch = async (planned: ResourceFilter, full: SearchMatch): Promise<SearchMatch> => {

@@ -74,6 +74,21 @@ export function ftsMatch(query: SearchQuery, column?: string, words: WordsIn = '
 }
 
 /**
+ * SQLite FTS5, for an index of the name and keywords columns (migration 0036): every word but one in the name,
+ * that one in the keywords (not in the name). For one word, `keywords_text : ("epic") NOT name_text :
+ * ("epic")`; for more, every word in either column, all but one of them in the name, not every one:
+ * `({name_text keywords_text} : ("epic" "tre"*) AND name_text : ("epic" OR "tre"*)) NOT name_text : ("epic"
+ * "tre"*)`. For at most three words (all but one of three is two of them).
+ */
+export function ftsAllButOneInName(query: SearchQuery): string {
+  const terms = ftsTerms(query);
+  const inName = `name_text : (${terms.join(' ')})`;
+  if (terms.length === 1) return `keywords_text : (${terms[0]}) NOT ${inName}`;
+  const fewer = ftsWordsIn(query, 'name_text', terms.length === 2 ? 'any' : 'two');
+  return `({name_text keywords_text} : (${terms.join(' ')}) AND ${fewer}) NOT ${inName}`;
+}
+
+/**
  * PostgreSQL: the lengths of the word starts each resource document holds as terms of their own (migration 0033),
  * of words of ASCII letters and digits.
  */

@@ -18,7 +18,14 @@ import type { DialectName } from '../../core/db/database.js';
 import type { DB } from '../../core/db/schema.js';
 import { resourceDocument, selectResourceSources, writeResourceDocuments } from './resource-documents.js';
 import type { ResourceDocument } from './resource-documents.js';
-import { NAME_WORDS_RECOUNT } from './name-words.js';
+import {
+  clearResourceSearch,
+  DERIVED,
+  DERIVED_TABLES,
+  existingTables,
+  ftsCommand,
+  RESOURCE_FTS_TABLES,
+} from './resource-search-tables.js';
 import { rebuildServerSearch } from './server-documents.js';
 import { rebuildTeamSearch } from './team-documents.js';
 import { rebuildUserSearch } from './user-documents.js';
@@ -36,82 +43,6 @@ const BATCH = 1_000;
 
 /** Resources per transaction of an exclusive PostgreSQL rebuild's reads and multi-row inserts. */
 const EXCLUSIVE_BATCH = 5_000;
-
-/**
- * Tables derived from resource_search by its triggers: emptied with it (the facet counts of an empty index are
- * none), and on PostgreSQL recomputed from the documents in one statement by an exclusive rebuild, which turns
- * every trigger of resource_search off while it loads. A new trigger-kept table belongs here too, with its
- * recomputation. Only the tables that exist are touched (the name words and the vectors are PostgreSQL's, from
- * migrations 0027 and 0034; migration 0024 rebuilds before they exist).
- */
-const DERIVED = {
-  resource_facet_counts: sql`
-    insert into resource_facet_counts (facet, scope, value, resource_count)
-    select k ->> 0, k ->> 1, k ->> 2, count(*) from resource_search, json_array_elements(facet_keys::json) k
-    group by 1, 2, 3`,
-  resource_name_words: NAME_WORDS_RECOUNT,
-  // The functions are migrations 0034's and 0035's, which its triggers call too.
-  resource_search_vectors: sql`
-    insert into resource_search_vectors (resource_id, name_words, document, facet_codes)
-    select resource_id, resource_name_words(name_text),
-      resource_document(name_text, keywords_text, body_text, owner_text, facet_keys), resource_facet_codes(facet_keys)
-    from resource_search`,
-} as const;
-const DERIVED_TABLES = Object.keys(DERIVED);
-
-/**
- * Empties resource_search and what its triggers keep from it, in the caller's transaction. On SQLite the per-row delete
- * triggers would remove each document from FTS5 and the facet counts one by one (minutes at 1M); instead the
- * triggers are set aside, the tables emptied, FTS5 told 'delete-all', and the triggers put back as they were,
- * all or nothing. PostgreSQL's TRUNCATE fires no row triggers. keepFtsTriggersOff: the FTS5 triggers stay
- * dropped and their definitions are returned, for the caller to put back in the same transaction.
- */
-async function clearResourceSearch(
-  trx: Transaction<DB>,
-  dialect: DialectName,
-  options: { keepFtsTriggersOff?: boolean } = {},
-): Promise<string[]> {
-  if (dialect === 'postgres') {
-    const derived = await existingTables(trx, dialect, DERIVED_TABLES);
-    await sql`truncate ${sql.join(['resource_search', ...derived].map((table) => sql.table(table)))}`.execute(
-      trx,
-    );
-    return [];
-  }
-  const triggers = await sql<{ name: string; sql: string }>`
-    select name, sql from sqlite_master where type = 'trigger' and tbl_name = 'resource_search'`.execute(trx);
-  for (const trigger of triggers.rows) await sql`drop trigger ${sql.id(trigger.name)}`.execute(trx);
-  await sql`delete from resource_search`.execute(trx);
-  await sql`insert into resource_search_fts(resource_search_fts) values ('delete-all')`.execute(trx);
-  for (const table of await existingTables(trx, dialect, DERIVED_TABLES)) {
-    await sql`delete from ${sql.table(table)}`.execute(trx);
-  }
-  const setAside: string[] = [];
-  for (const trigger of triggers.rows) {
-    if (options.keepFtsTriggersOff === true && trigger.sql.includes('resource_search_fts')) {
-      setAside.push(trigger.sql);
-    } else {
-      await sql.raw(trigger.sql).execute(trx);
-    }
-  }
-  return setAside;
-}
-
-async function existingTables(
-  db: Kysely<DB> | Transaction<DB>,
-  dialect: DialectName,
-  names: readonly string[],
-): Promise<string[]> {
-  const rows =
-    dialect === 'sqlite'
-      ? await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db)
-      : await sql<{ name: string }>`
-          select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(
-          db,
-        );
-  const present = new Set(rows.rows.map((row) => row.name));
-  return names.filter((name) => present.has(name));
-}
 
 /**
  * The next `size` resources after `after` (any status), by id: their sources, read in the batch's transaction.
@@ -192,7 +123,9 @@ export async function rebuildResourceSearch(
     const documents = await inTransaction(db, async (trx) => {
       const ftsTriggers = await clearResourceSearch(trx, dialect, { keepFtsTriggersOff: true });
       const loaded = await loadResourceSearch((work) => work(trx), dialect, total, onProgress, false);
-      await sql`insert into resource_search_fts(resource_search_fts) values ('rebuild')`.execute(trx);
+      for (const fts of await existingTables(trx, dialect, RESOURCE_FTS_TABLES)) {
+        await ftsCommand(trx, fts, 'rebuild');
+      }
       for (const definition of ftsTriggers) await sql.raw(definition).execute(trx);
       return loaded;
     });
@@ -352,7 +285,8 @@ async function loadPipelined(trx: Transaction<DB>, total: number, onProgress?: O
 /** After a bulk load: FTS5 merges the many small segments the batches wrote; PostgreSQL refreshes statistics. */
 async function finishResourceSearch(db: Kysely<DB>, dialect: DialectName): Promise<void> {
   if (dialect === 'sqlite') {
-    await sql`insert into resource_search_fts(resource_search_fts) values ('optimize')`.execute(db);
+    for (const fts of await existingTables(db, dialect, RESOURCE_FTS_TABLES))
+      await ftsCommand(db, fts, 'optimize');
   } else {
     for (const table of [
       'resource_search',

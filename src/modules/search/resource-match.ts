@@ -5,17 +5,20 @@
 import { sql } from 'kysely';
 import type { RawBuilder, SqlBool } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
-import { ftsMatch, ftsWordsIn, tsQueryParts, tsWordsText } from './match.js';
+import { ftsAllButOneInName, ftsMatch, ftsWordsIn, tsQueryParts, tsWordsText } from './match.js';
 import type { WordsIn } from './match.js';
 import type { SearchQuery } from './text.js';
 
 /**
- * A full-text search; `inName`: of those, the matches with any of the words in the name, at least two of them
- * (nameTiers) or every one (topTier).
+ * Where a relevance tier wants a search's words: any of them in the name, at least two of them (nameTiers),
+ * every one (topTier), or every one but one, that one in the keywords (allButOneTier).
  */
+export type NameTier = WordsIn | 'allButOne';
+
+/** A full-text search; `inName`: of its matches, those of a relevance tier (NameTier). */
 export interface SearchMatch {
   query: SearchQuery;
-  inName?: WordsIn;
+  inName?: NameTier;
   /**
    * This match's documents as its exact count already read them (resource-totals.ts countMatches), a JSON array
    * of SQLite doc ids or PostgreSQL resource ids: the page, the facets and the listed ids read them instead of
@@ -76,12 +79,39 @@ export function tsMatch(match: Pick<SearchMatch, 'query' | 'facets'>): RawBuilde
   return parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` && `)})`;
 }
 
-/** SQLite: the match as FTS5 text. */
-const ftsText = (match: SearchMatch) =>
-  withFacets(match, ftsMatch(match.query, match.inName && 'name_text', match.inName));
+/**
+ * SQLite: the FTS5 index a match reads, and the match as its FTS5 text. The tiers that ask only where the words
+ * are in the name and keywords read the index of those columns (migration 0036, `detail = column`): the main
+ * index answers a column filter by decoding the positions of every document of each word (at 1M, every word of
+ * `trees build tiny` in the name: 76 → 10 ms). A phrase needs positions, and words in the name together with
+ * the whole query need the other columns: those read the main index.
+ */
+function ftsOf(match: SearchMatch): { index: string; text: string } {
+  const fields = { index: 'resource_fields_fts' };
+  switch (match.inName) {
+    case 'allButOne':
+      return { ...fields, text: withFacets(match, ftsAllButOneInName(match.query)) };
+    case 'two':
+      // Only the names: each of them is tested for the tier and the whole query (matchingDocuments).
+      return { ...fields, text: withFacets(match, ftsWordsIn(match.query, 'name_text', 'two')) };
+    case 'every':
+      if (match.query.phrases.length === 0) {
+        return { ...fields, text: withFacets(match, ftsWordsIn(match.query, 'name_text', 'every')) };
+      }
+  }
+  const text = ftsMatch(match.query, match.inName && 'name_text', match.inName);
+  return { index: 'resource_search_fts', text: withFacets(match, text) };
+}
+
+/** SQLite: the doc ids (rowid) of the documents a match's FTS5 index yields. */
+function ftsMatches(match: SearchMatch): RawBuilder<unknown> {
+  const { index, text } = ftsOf(match);
+  const fts = sql.table(index);
+  return sql`select rowid as doc_id from ${fts} where ${fts} match ${text}`;
+}
 
 /** The matches of `match` with its words in the name as `inName` says: another match (no documents). */
-const tierOf = (match: SearchMatch, inName: WordsIn): SearchMatch => ({
+const tierOf = (match: SearchMatch, inName: NameTier): SearchMatch => ({
   query: match.query,
   inName,
   completions: match.completions,
@@ -111,6 +141,19 @@ export function nameTiers(match: SearchMatch): SearchMatch[] {
 export const topTier = (match: SearchMatch): SearchMatch => tierOf(match, 'every');
 
 /**
+ * SQLite: the matches that score next after the top tier, when there is such a tier to read from the index: all
+ * the n words but one in the name and that one in the keywords, 27(n − 1) + 9 each. Every other match scores
+ * less: with fewer words in the name at most 27(n − 2) + 18, with n − 1 there and the last word elsewhere
+ * 27(n − 1) + 3. They too come in popularity order alone, after the top tier's. Not for phrases (the fields'
+ * index has no positions) nor for more words than NAME_TIER_MAX_WORDS; PostgreSQL has no index of the keywords.
+ */
+export function allButOneTier(match: SearchMatch): SearchMatch | undefined {
+  const { terms, phrases } = match.query;
+  if (phrases.length > 0 || terms.length === 0 || terms.length > NAME_TIER_MAX_WORDS) return undefined;
+  return tierOf(match, 'allButOne');
+}
+
+/**
  * PostgreSQL: `column` (a primary key) is one of the ids `ids` selects, read first (one InitPlan) and then looked
  * up one by one. Joined instead, the planner may walk a primary key in order (a merge join), testing every
  * row's document on the way.
@@ -128,6 +171,8 @@ export function matchingResourceIds(dialect: DialectName, match: SearchMatch): R
     const whole = sql`v.document @@ ${tsMatch(match)}`;
     if (match.inName === undefined)
       return sql`select v.resource_id from resource_search_vectors v where ${whole}`;
+    if (match.inName === 'allButOne')
+      throw new Error('allButOneTier is read from the SQLite fields index only');
     // The name's own vector, under its own GIN index (0028, 0034): the document's GIN index holds words without
     // their weights, so `word:A` re-read every match's document (3.5 s at 1M for a word in 20% of documents).
     // Every word in the name implies the whole query but for its phrases.
@@ -156,15 +201,15 @@ export function matchingResourceIds(dialect: DialectName, match: SearchMatch): R
 export function matchingDocuments(dialect: DialectName, match: SearchMatch): RawBuilder<unknown> {
   if (dialect === 'postgres') return matchingResourceIds(dialect, match);
   if (match.documents !== undefined) return sql`select value as doc_id from json_each(${match.documents})`;
+  const rows = ftsMatches(match);
   if (match.inName === 'two') {
-    // FTS5 tests the name column of every match of the whole query, and common words have many (`ocean tools
-    // epic` at 1M: 568 ms); the names with two of the words are fewer (183 ms, 3,035), and each row is tested
-    // for the tier (textMatch: the whole query too; 971 of them).
-    return sql`select s.doc_id from resource_search_fts join resource_search s on s.doc_id = resource_search_fts.rowid
-      where resource_search_fts match ${withFacets(match, ftsWordsIn(match.query, 'name_text', 'two'))}
-      and ${textMatch(dialect, match.query, 's', 'two')}`;
+    // The names with two of the words (from the fields' index: `ocean tools epic` at 1M, 3,035 of them), each
+    // row tested for the tier and the whole query (textMatch: 971); FTS5 testing the name of every match of the
+    // whole query read the positions of common words' every document (568 ms).
+    return sql`select s.doc_id from (${rows}) f join resource_search s on s.doc_id = f.doc_id
+      where ${textMatch(dialect, match.query, 's', 'two')}`;
   }
-  return sql`select rowid as doc_id from resource_search_fts where resource_search_fts match ${ftsText(match)}`;
+  return rows;
 }
 
 /**
@@ -196,9 +241,8 @@ export function matchingFacetKeys(match: SearchMatch, limit: number): RawBuilder
     return sql`select facet_keys from resource_search
       where doc_id in (select value from json_each(${match.documents})) limit ${limit}`;
   }
-  return sql`select s.facet_keys from resource_search_fts
-    join resource_search s on s.doc_id = resource_search_fts.rowid
-    where resource_search_fts match ${ftsText(match)} limit ${limit}`;
+  return sql`select s.facet_keys from (${matchingDocuments('sqlite', match)}) m
+    join resource_search s on s.doc_id = m.doc_id limit ${limit}`;
 }
 
 /**
@@ -252,6 +296,7 @@ function has(dialect: DialectName, column: string, term: string, prefix: boolean
 const TEXT_COLUMNS = ['name_text', 'keywords_text', 'owner_text', 'body_text'] as const;
 export type TextColumn = (typeof TEXT_COLUMNS)[number];
 const NAME: readonly TextColumn[] = ['name_text'];
+const NAME_KEYWORDS: readonly TextColumn[] = ['name_text', 'keywords_text'];
 
 /**
  * The search as a condition on one document's text columns (`alias`), true exactly when the full-text index
@@ -264,7 +309,7 @@ export function textMatch(
   dialect: DialectName,
   query: SearchQuery,
   alias: string,
-  inName?: WordsIn,
+  inName?: NameTier,
 ): RawBuilder<SqlBool> {
   const within = (columns: readonly TextColumn[], needle: string, prefix: boolean) =>
     sql<SqlBool>`(${sql.join(
@@ -273,20 +318,25 @@ export function textMatch(
     )})`;
   const last = query.terms.length - 1;
   const terms = query.terms.map((term, index) => ({ term, prefix: query.prefixLast && index === last }));
+  const allButOne = inName === 'allButOne';
+  // All but one word in the name: none of one word, any of two, two of three (match.ts ftsAllButOneInName).
+  const inNameWords = allButOne ? ([undefined, 'any', 'two'] as const)[last] : inName;
   // At least two of fewer than three words is every one of them (match.ts wordsIn).
-  const every = inName === 'every' || (inName === 'two' && terms.length < 3);
+  const every = inNameWords === 'every' || (inNameWords === 'two' && terms.length < 3);
+  const columns = every ? NAME : allButOne ? NAME_KEYWORDS : TEXT_COLUMNS;
   const conditions = [
-    ...terms.map(({ term, prefix }) => within(every ? NAME : TEXT_COLUMNS, term, prefix)),
+    ...terms.map(({ term, prefix }) => within(columns, term, prefix)),
     ...query.phrases.map((phrase) => within(TEXT_COLUMNS, phrase.words.join(' '), phrase.prefix)),
   ];
   const names = terms.map(({ term, prefix }) => within(NAME, term, prefix));
-  if (inName === 'any') conditions.push(sql<SqlBool>`(${sql.join(names, sql` or `)})`);
-  if (inName === 'two' && !every) {
+  if (inNameWords === 'any') conditions.push(sql<SqlBool>`(${sql.join(names, sql` or `)})`);
+  if (inNameWords === 'two' && !every) {
     const pairs = names.flatMap((first, i) =>
       names.slice(i + 1).map((second) => sql`(${first} and ${second})`),
     );
     conditions.push(sql<SqlBool>`(${sql.join(pairs, sql` or `)})`);
   }
+  if (allButOne) conditions.push(sql<SqlBool>`not (${sql.join(names, sql` and `)})`);
   return sql<SqlBool>`(${sql.join(conditions, sql` and `)})`;
 }
 

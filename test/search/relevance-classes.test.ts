@@ -1,0 +1,285 @@
+// Relevance pages served by score classes: the top tier (every word in the name) and, on SQLite, the class after
+// it (every word but one in the name, that one in the keywords: search/resource-match.ts allButOneTier), each in
+// popularity order, read from the index of the name and keywords (migration 0036). Every page must equal the
+// order computed here by brute force from the documents: text score (per word its best field: name 27, keywords
+// 9, description 3, owner 1), then popularity, then id.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
+import { createUser } from '../helpers/factories.js';
+import type { TestUser } from '../helpers/factories.js';
+import { sql } from 'kysely';
+import { resourceFieldsFts } from '../../src/core/db/migrations/0036_resource_fields_fts.js';
+import { listCatalogue } from './catalogue.js';
+import { buildCorpus } from './resources-corpus.js';
+import type { Corpus } from './resources-corpus.js';
+import { withSearchLimits } from './search-limits.js';
+import { statementsOf } from './statements.js';
+import type { SEARCH_LIMITS } from '../../src/modules/search/resource-facets.js';
+
+let t: TestApp;
+let corpus: Corpus;
+let owners: TestUser[];
+
+interface Document {
+  resourceId: string;
+  type: string;
+  fields: { name: string[]; keywords: string[]; body: string[]; owner: string[] };
+  downloads: number;
+}
+let documents: Document[];
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  const moderator = await createUser(t.app, { role: 'MODERATOR' });
+  owners = await Promise.all([
+    createUser(t.app, { username: 'maker_solstice' }),
+    createUser(t.app, { username: 'maker_tundra' }),
+  ]);
+  corpus = await buildCorpus(t.app, t.clock, owners, moderator, 150);
+  // Popularity with ties (likes stay 0, so it orders as downloads do): the id must break them.
+  const { db } = t.app.context.database;
+  for (const entry of corpus.entries) {
+    await db
+      .updateTable('resources')
+      .set({ downloads: (entry.index * 37) % 23 })
+      .where('id', '=', entry.resource.id)
+      .execute();
+  }
+  t.clock.advance(5001); // Written behind the application's back: kept pages expire.
+  documents = await readDocuments();
+}, 120_000);
+afterAll(async () => t.close());
+
+/** The documents as the index holds them (resource_search), with their resources' type and popularity. */
+async function readDocuments(): Promise<Document[]> {
+  const { db } = t.app.context.database;
+  const rows = await db
+    .selectFrom('resource_search as s')
+    .innerJoin('resources', 'resources.id', 's.resource_id')
+    .select(['s.resource_id', 's.name_text', 's.keywords_text', 's.body_text', 's.owner_text'])
+    .select(['resources.type', 'resources.downloads'])
+    .execute();
+  const words = (text: string) => text.split(' ').filter((word) => word !== '');
+  return rows.map((row) => ({
+    resourceId: row.resource_id,
+    type: row.type,
+    fields: {
+      name: words(row.name_text),
+      keywords: words(row.keywords_text),
+      body: words(row.body_text),
+      owner: words(row.owner_text),
+    },
+    downloads: Number(row.downloads),
+  }));
+}
+
+/** The search's words, the last one a prefix unless a space follows it. */
+function parse(search: string) {
+  const terms = search.trim().toLowerCase().split(/\s+/);
+  return terms.map((term, i) => ({ term, prefix: i === terms.length - 1 && !search.endsWith(' ') }));
+}
+
+const holds = (words: string[], { term, prefix }: { term: string; prefix: boolean }) =>
+  words.some((word) => (prefix ? word.startsWith(term) : word === term));
+
+/** Brute force: the matches of `search` (of `type`), best first. */
+function expectedOrder(search: string, type?: string): string[] {
+  const terms = parse(search);
+  const scored = documents
+    .filter((d) => type === undefined || d.type === type)
+    .filter((d) => terms.every((term) => Object.values(d.fields).some((words) => holds(words, term))))
+    .map((d) => {
+      const score = terms.reduce((sum, term) => {
+        if (holds(d.fields.name, term)) return sum + 27;
+        if (holds(d.fields.keywords, term)) return sum + 9;
+        if (holds(d.fields.owner, term) && !holds(d.fields.body, term)) return sum + 1;
+        return sum + 3;
+      }, 0);
+      return { id: d.resourceId, score, downloads: d.downloads };
+    });
+  scored.sort(
+    (a, b) => b.score - a.score || b.downloads - a.downloads || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+  );
+  return scored.map((entry) => entry.id);
+}
+
+/** How many matches score 27 per word (top tier), and 27(n − 1) + 9 (the class after it). */
+function classSizes(search: string, type?: string) {
+  const n = parse(search).length;
+  const terms = parse(search);
+  const of = (score: number) =>
+    documents.filter(
+      (d) =>
+        (type === undefined || d.type === type) &&
+        terms.reduce(
+          (sum, term) => sum + (holds(d.fields.name, term) ? 27 : holds(d.fields.keywords, term) ? 9 : 0),
+          0,
+        ) === score,
+    ).length;
+  return { top: of(27 * n), next: of(27 * (n - 1) + 9) };
+}
+
+const SEARCHES: Array<[string, string | undefined]> = [
+  ['amber', undefined],
+  ['frost ', undefined],
+  ['ra', undefined],
+  ['raven pi', undefined],
+  ['pine raven ', undefined],
+  ['marble m', undefined],
+  ['granite marble nectar ', undefined],
+  ['frost ivory rav', undefined],
+  ['raven pine amber', undefined],
+  ['amber', 'PLUGIN'],
+  ['onyx quartz', 'ASSET_PACK'],
+  ['granite marble nectar ', 'MOD'],
+];
+
+async function pages(search: string, type: string | undefined, size: number, count: number) {
+  const ids: string[] = [];
+  for (let page = 1; page <= count; page++) {
+    const params = new URLSearchParams({ search, sortBy: 'relevance', limit: `${size}`, page: `${page}` });
+    if (type !== undefined) params.set('type', type);
+    ids.push(...(await listCatalogue(t, params.toString())).resources.map((r) => r.id));
+  }
+  return ids;
+}
+
+/** The first page (of `size`) that ends past the top tier, within the class after it, if there is one. */
+function classPage(search: string, type: string | undefined, size: number): number | undefined {
+  const { top, next } = classSizes(search, type);
+  const page = Math.floor(top / size) + 1;
+  return page * size <= top + next ? page : undefined;
+}
+
+const SIZES = [1, 3, 8];
+
+describe('relevance pages by score class', () => {
+  it('is exercised: searches of 1, 2 and 3 words with pages that the class after the top tier completes', () => {
+    const completed = SEARCHES.filter(([search, type]) =>
+      SIZES.some((size) => classPage(search, type, size) !== undefined),
+    );
+    expect(completed.length).toBeGreaterThanOrEqual(6);
+    for (const words of [1, 2, 3]) {
+      expect(completed.some(([search]) => parse(search).length === words)).toBe(true);
+    }
+    // Pages that hold both: the top tier's last matches, then the class's first.
+    expect(
+      SEARCHES.some(([search, type]) => classSizes(search, type).top % 8 !== 0 && classPage(search, type, 8)),
+    ).toBe(true);
+  });
+
+  it.each(SEARCHES.flatMap(([search, type]) => SIZES.map((size) => [search, type, size] as const)))(
+    '%s (type %s), pages of %i: the brute-force order',
+    async (search, type, size) => {
+      const want = expectedOrder(search, type);
+      expect(want.length).toBeGreaterThan(0);
+      const count = Math.ceil(want.length / size);
+      expect(await pages(search, type, size, count)).toEqual(want.slice(0, count * size));
+    },
+  );
+
+  // Each way of reading a class by popularity: the popularity index's rows tested against the text (scan, above:
+  // a small corpus's matches are a large share of it), the matches gathered and sorted, or their list probed
+  // along the popularity index (walk).
+  const PLANS: Array<[string, Partial<typeof SEARCH_LIMITS>]> = [
+    ['gather', { scanRows: 0 }],
+    ['walk', { scanRows: 0, walkFromMatches: 0, walkRatio: 0 }],
+  ];
+  it.each(PLANS)('classes read by %s: pages of 1 and 3 give the brute-force order', (_plan, limits) =>
+    withSearchLimits(t.clock, limits, async () => {
+      for (const [search, type] of SEARCHES) {
+        const want = expectedOrder(search, type);
+        for (const size of [1, 3]) {
+          const count = Math.ceil(want.length / size);
+          expect(await pages(search, type, size, count), `${search} ${size}`).toEqual(
+            want.slice(0, count * size),
+          );
+        }
+      }
+    }),
+  );
+
+  it('SQLite reads those pages from the fields index, never scoring matches', async () => {
+    // (PostgreSQL has no index of the keywords: it scores the matches, in the same order, tested above.)
+    if (t.app.context.database.dialect !== 'sqlite') return;
+    const served = SEARCHES.flatMap(([search, type]) =>
+      SIZES.map((size) => [search, type, size, classPage(search, type, size)] as const),
+    ).filter(([, , , page]) => page !== undefined);
+    expect(served.length).toBeGreaterThanOrEqual(8);
+    t.clock.advance(5001); // Pages asked for above: not from the answer cache.
+    for (const [search, type, size, page] of served) {
+      const statements = await statementsOf(async () => {
+        const ids = await pages(search, type, size, page!);
+        expect(ids.slice(-size)).toEqual(expectedOrder(search, type).slice((page! - 1) * size, page! * size));
+      });
+      const texts = statements.map((statement) => statement.text);
+      // The class, as matchingDocuments reads it: match.ts ftsAllButOneInName.
+      const classRead = statements.some(
+        ({ text, params }) =>
+          text.includes('"resource_fields_fts" match ?') &&
+          params.some((p) => `${p}`.includes(' NOT name_text : (')),
+      );
+      expect(classRead).toBe(true);
+      // Scored pages join the documents (`s`) to order by their text, and the middle tier of three words tests
+      // the names it reads against them: the classes' pages order by popularity alone.
+      const scoring = /"resource_search" as "s"|join resource_search s/;
+      expect(texts.filter((text) => scoring.test(text))).toEqual([]);
+    }
+  });
+});
+
+describe('migration 0036 (the fields index on SQLite)', () => {
+  const integrityCheck = async () => {
+    const { db, dialect } = t.app.context.database;
+    if (dialect !== 'sqlite') return;
+    await sql`insert into resource_fields_fts(resource_fields_fts, rank) values ('integrity-check', 1)`.execute(
+      db,
+    );
+  };
+  const expectClassPages = async (search: string) => {
+    t.clock.advance(5001);
+    const want = expectedOrder(search);
+    expect(want.length).toBeGreaterThan(0);
+    for (const size of [1, 3]) {
+      const count = Math.ceil(want.length / size);
+      expect(await pages(search, undefined, size, count), `${search} ${size}`).toEqual(
+        want.slice(0, count * size),
+      );
+    }
+  };
+
+  it('indexes the documents written before it, and its triggers keep the index in step with every write', async () => {
+    const { db, dialect } = t.app.context.database;
+    const migration = resourceFieldsFts({ dialect, ts: dialect === 'postgres' ? 'timestamptz' : 'text' });
+    await migration.down!(db as never);
+    await migration.up(db as never);
+    await integrityCheck();
+    await expectClassPages('ra');
+    await expectClassPages('raven pi');
+
+    // A new word in a name, then in a short description and the name: the fields the classes read.
+    const entries = corpus.entries.filter((entry) => entry.approved);
+    const owned = (index: number) => owners[index % owners.length]!;
+    const edit = async (entry: (typeof entries)[number], payload: Record<string, unknown>) => {
+      const response = await t.app.inject({
+        method: 'PATCH',
+        url: `/resources/${entry.resource.id}`,
+        headers: owned(entry.index).headers,
+        payload,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+    };
+    for (const [i, entry] of entries.slice(0, 6).entries()) {
+      await edit(entry, i % 2 === 0 ? { name: `Quokkite ${i}` } : { shortDescription: `quokkite ${i}` });
+    }
+    // A description alone: not a column of the fields index, whose trigger does not fire.
+    await edit(entries[6]!, { description: 'quokkite in the body' });
+    documents = await readDocuments();
+    await integrityCheck();
+    await expectClassPages('quokkite');
+    await expectClassPages('quokkite ');
+    const { top, next } = classSizes('quokkite ');
+    expect([top, next]).toEqual([3, 3]);
+  });
+});
