@@ -5,7 +5,11 @@
 // order of the unfiltered catalogue, holding exactly the brute-force matches, on both dialects.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SEARCH_LIMITS } from '../../src/modules/search/resource-facets.js';
-import { hashedLinksLimit, hashedWalkPays } from '../../src/modules/search/resource-facets.js';
+import {
+  hashedLinksLimit,
+  hashedWalkPays,
+  listedMatchesPlan,
+} from '../../src/modules/search/resource-facets.js';
 import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
 import { createUser } from '../helpers/factories.js';
@@ -52,6 +56,22 @@ describe('hashedWalkPays', () => {
     expect(hashedLinksLimit('postgres', 16)).toBe(65_536);
     expect(hashedLinksLimit('postgres', 64)).toBe(100_000);
     expect(hashedLinksLimit('sqlite', 1)).toBe(100_000);
+  });
+});
+
+describe('listedMatchesPlan (SQLite, a search whose count listed its documents), at 1M', () => {
+  const approved = () => Promise.resolve(900_000);
+  it('hashes their ids where the walk is long and the matches many', async () => {
+    // A relevance top tier of 1,868 by popularity: ~9,600 rows walked.
+    expect(await listedMatchesPlan(1_868, 20, approved)).toBe('hashed');
+    expect(await listedMatchesPlan(3_660, 20, approved)).toBe('hashed');
+  });
+  it('walks where the walk is short, gathers few matches, and answers no match by gathering', async () => {
+    expect(await listedMatchesPlan(9_000, 20, approved)).toBe('walk');
+    expect(await listedMatchesPlan(300, 20, approved)).toBe('gather');
+    // Page 50: 246,000 rows walked for 3,660 matches.
+    expect(await listedMatchesPlan(3_660, 1_000, approved)).toBe('gather');
+    expect(await listedMatchesPlan(0, 20, approved)).toBe('gather');
   });
 });
 

@@ -15,7 +15,7 @@ import { buildCorpus } from './resources-corpus.js';
 import type { Corpus } from './resources-corpus.js';
 import { withSearchLimits } from './search-limits.js';
 import { statementsOf } from './statements.js';
-import type { SEARCH_LIMITS } from '../../src/modules/search/resource-facets.js';
+import { SEARCH_LIMITS } from '../../src/modules/search/resource-facets.js';
 
 let t: TestApp;
 let corpus: Corpus;
@@ -26,6 +26,7 @@ interface Document {
   type: string;
   fields: { name: string[]; keywords: string[]; body: string[]; owner: string[] };
   downloads: number;
+  createdAt: string;
 }
 let documents: Document[];
 
@@ -58,7 +59,7 @@ async function readDocuments(): Promise<Document[]> {
     .selectFrom('resource_search as s')
     .innerJoin('resources', 'resources.id', 's.resource_id')
     .select(['s.resource_id', 's.name_text', 's.keywords_text', 's.body_text', 's.owner_text'])
-    .select(['resources.type', 'resources.downloads'])
+    .select(['resources.type', 'resources.downloads', 'resources.created_at'])
     .execute();
   const words = (text: string) => text.split(' ').filter((word) => word !== '');
   return rows.map((row) => ({
@@ -71,6 +72,7 @@ async function readDocuments(): Promise<Document[]> {
       owner: words(row.owner_text),
     },
     downloads: Number(row.downloads),
+    createdAt: row.created_at,
   }));
 }
 
@@ -83,24 +85,38 @@ function parse(search: string) {
 const holds = (words: string[], { term, prefix }: { term: string; prefix: boolean }) =>
   words.some((word) => (prefix ? word.startsWith(term) : word === term));
 
+/** Brute force: the documents matching `search` (of `type`). */
+function matching(search: string, type?: string): Document[] {
+  const terms = parse(search);
+  return documents
+    .filter((d) => type === undefined || d.type === type)
+    .filter((d) => terms.every((term) => Object.values(d.fields).some((words) => holds(words, term))));
+}
+
+const byIdDesc = (a: { id: string }, b: { id: string }) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/** Brute force: the matches of `search` (of `type`) in a column's order, then by id, both descending. */
+function expectedByColumn(search: string, sort: 'date' | 'downloads', type?: string): string[] {
+  const key = (d: Document) => (sort === 'date' ? Date.parse(d.createdAt) : d.downloads);
+  return matching(search, type)
+    .map((d) => ({ id: d.resourceId, key: key(d) }))
+    .sort((a, b) => b.key - a.key || byIdDesc(a, b))
+    .map((entry) => entry.id);
+}
+
 /** Brute force: the matches of `search` (of `type`), best first. */
 function expectedOrder(search: string, type?: string): string[] {
   const terms = parse(search);
-  const scored = documents
-    .filter((d) => type === undefined || d.type === type)
-    .filter((d) => terms.every((term) => Object.values(d.fields).some((words) => holds(words, term))))
-    .map((d) => {
-      const score = terms.reduce((sum, term) => {
-        if (holds(d.fields.name, term)) return sum + 27;
-        if (holds(d.fields.keywords, term)) return sum + 9;
-        if (holds(d.fields.owner, term) && !holds(d.fields.body, term)) return sum + 1;
-        return sum + 3;
-      }, 0);
-      return { id: d.resourceId, score, downloads: d.downloads };
-    });
-  scored.sort(
-    (a, b) => b.score - a.score || b.downloads - a.downloads || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
-  );
+  const scored = matching(search, type).map((d) => {
+    const score = terms.reduce((sum, term) => {
+      if (holds(d.fields.name, term)) return sum + 27;
+      if (holds(d.fields.keywords, term)) return sum + 9;
+      if (holds(d.fields.owner, term) && !holds(d.fields.body, term)) return sum + 1;
+      return sum + 3;
+    }, 0);
+    return { id: d.resourceId, score, downloads: d.downloads };
+  });
+  scored.sort((a, b) => b.score - a.score || b.downloads - a.downloads || byIdDesc(a, b));
   return scored.map((entry) => entry.id);
 }
 
@@ -135,10 +151,16 @@ const SEARCHES: Array<[string, string | undefined]> = [
   ['granite marble nectar ', 'MOD'],
 ];
 
-async function pages(search: string, type: string | undefined, size: number, count: number) {
+async function pages(
+  search: string,
+  type: string | undefined,
+  size: number,
+  count: number,
+  sortBy = 'relevance',
+) {
   const ids: string[] = [];
   for (let page = 1; page <= count; page++) {
-    const params = new URLSearchParams({ search, sortBy: 'relevance', limit: `${size}`, page: `${page}` });
+    const params = new URLSearchParams({ search, sortBy, limit: `${size}`, page: `${page}` });
     if (type !== undefined) params.set('type', type);
     ids.push(...(await listCatalogue(t, params.toString())).resources.map((r) => r.id));
   }
@@ -282,4 +304,49 @@ describe('migration 0036 (the fields index on SQLite)', () => {
     const { top, next } = classSizes('quokkite ');
     expect([top, next]).toEqual([3, 3]);
   });
+});
+
+// SQLite, a search counted exactly: its documents are listed, and a page ordered by a column (or relevance's
+// classes, by popularity) walks the sort index testing rows against their resource ids read once ('hashed'),
+// walks it probing each row's document, or gathers them (resource-facets.ts listedMatchesPlan). PostgreSQL
+// answers the same pages its own way.
+describe('pages of a search whose count listed its matches, under each plan', () => {
+  const costs = (sqlite: Partial<typeof SEARCH_LIMITS.hashedWalk.sqlite>) => ({
+    hashedWalk: { ...SEARCH_LIMITS.hashedWalk, sqlite: { ...SEARCH_LIMITS.hashedWalk.sqlite, ...sqlite } },
+  });
+  // Each plan with the mark its page statements carry (resources/resource-views.repo.ts, search/resource-match.ts).
+  const FORCED: Array<[string, string, Partial<typeof SEARCH_LIMITS>]> = [
+    ['hashed', '+resources.id in (', { documentIdRead: 0, ...costs({ probeRow: 1e9, gatherMatch: 1e9 }) }],
+    ['walk', '+ws.doc_id in (', { documentIdRead: 1e9, ...costs({ gatherMatch: 1e9 }) }],
+    ['gather', '+resources.status = ', { documentIdRead: 1e9, ...costs({ probeRow: 1e9 }) }],
+  ];
+  it.each(FORCED)(
+    '%s: every page by date, downloads and relevance is the brute-force order',
+    (_plan, mark, limits) =>
+      withSearchLimits(t.clock, limits, async () => {
+        const statements = await statementsOf(async () => {
+          for (const [search, type] of SEARCHES) {
+            for (const sort of ['date', 'downloads'] as const) {
+              const want = expectedByColumn(search, sort, type);
+              const count = Math.ceil(want.length / 3);
+              expect(await pages(search, type, 3, count, sort), `${search} ${sort}`).toEqual(
+                want.slice(0, count * 3),
+              );
+            }
+            const want = expectedOrder(search, type);
+            const count = Math.ceil(want.length / 3);
+            expect(await pages(search, type, 3, count), `${search} relevance`).toEqual(
+              want.slice(0, count * 3),
+            );
+          }
+        });
+        if (t.app.context.database.dialect !== 'sqlite') return;
+        const pageStatements = statements.filter(({ text }) =>
+          text.startsWith('select "resources"."id", "resources"."name"'),
+        );
+        expect(pageStatements.filter(({ text }) => text.includes(mark)).length).toBeGreaterThan(
+          SEARCHES.length,
+        );
+      }),
+  );
 });

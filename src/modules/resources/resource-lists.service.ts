@@ -16,14 +16,11 @@ import {
   facetsFromCounters,
   facetsOfMatches,
   hashedLinksLimit,
-  plansSettledAt,
+  listedMatchesPlan,
   scanPays,
-  SEARCH_LIMITS,
   walkPays,
 } from '../search/resource-facets.js';
 import type { FacetRequest, Facets } from '../search/resource-facets.js';
-import { allButOneTier, nameTiers, topTier } from '../search/resource-match.js';
-import type { SearchMatch } from '../search/resource-match.js';
 import {
   catalogListsPlan,
   countMatches,
@@ -32,19 +29,14 @@ import {
   withFacetTerms,
 } from '../search/resource-totals.js';
 import type { Total } from '../search/resource-totals.js';
-import { correctedSearch, withNameCompletions } from '../search/name-words.js';
+import { correctedSearch } from '../search/name-words.js';
 import { trigramIndexSchema } from '../search/resource-trigram.js';
 import { parseSearch } from '../search/text.js';
 import type { SearchQuery } from '../search/text.js';
 import { resolveCategoryFilter, resolveGameVersionFilter, resolveTagFilter } from './resource-links.repo.js';
 import { isSearchAlone } from './catalog-lists.js';
-import {
-  countResources,
-  listApprovedPage,
-  listByPopularity,
-  listByRelevance,
-  listResourceViews,
-} from './resource-views.repo.js';
+import { relevancePage } from './relevance-pages.js';
+import { countResources, listApprovedPage, listResourceViews } from './resource-views.repo.js';
 import type { ResourceFilter, ResourceOrder, ResourceViewRow } from './resource-views.repo.js';
 import { toResourceListItem } from './resources.mapper.js';
 import { approvedTypeCounter, statusCounter } from './resources.repo.js';
@@ -178,73 +170,10 @@ export function createResourceListsService(deps: {
     const { limit, offset } = pageOf(page);
     const match = filter.match;
     const approved = () => readCounter(exec, dialect, statusCounter('APPROVED'));
-    // `planned.match` may carry the documents its count read: the tiers are other matches, read anew.
-    const listRows = async (planned: ResourceFilter) => {
-      if (sort !== 'relevance' || match === undefined) {
-        return listResourceViews(exec, dialect, planned, SORT_ORDERS[sort], limit, offset);
-      }
-      // The tiers read the name's own index on PostgreSQL, where a prefix is best written out.
-      const named =
-        dialect === 'postgres'
-          ? await withNameCompletions(exec, match, SEARCH_LIMITS.nameCompletions)
-          : match;
-      const top = await topTierPage(planned, named);
-      if (top !== undefined) return top;
-      const full = { ...(planned.match ?? match), completions: named.completions };
-      return listByRelevance(
-        exec,
-        dialect,
-        { ...planned, match: await scoredMatch(planned, full) },
-        limit,
-        offset,
-      );
-    };
-    /**
-     * Relevance, when the matches with every word in the name (search/resource-match.ts topTier) fill the page:
-     * they score highest and equally, so the page is theirs by popularity. On SQLite, also when they and the
-     * next score class (allButOneTier, read from the fields' index) fill it: the top tier's matches, then that
-     * class's, each by popularity. Undefined when they do not fill it.
-     */
-    const topTierPage = async (planned: ResourceFilter, full: SearchMatch) => {
-      const top: ResourceFilter = { ...planned, match: topTier(full) };
-      const settled = await plansSettledAt(offset + limit, approved);
-      const counted = await countMatches(exec, dialect, { ...top, plan: 'gather' }, settled);
-      if (counted.total >= offset + limit) return popularityPage(top, counted, limit, offset);
-      // Past the cap it is only known that at least `cap` of them exist.
-      const nextClass = dialect === 'sqlite' && counted.exact ? allButOneTier(full) : undefined;
-      if (nextClass === undefined) return undefined;
-      const next: ResourceFilter = { ...planned, match: nextClass };
-      const nextCounted = await countMatches(exec, dialect, { ...next, plan: 'gather' }, settled);
-      if (counted.total + nextCounted.total < offset + limit) return undefined;
-      const fromTop = offset < counted.total ? counted.total - offset : 0;
-      const [first, rest] = await Promise.all([
-        fromTop > 0 ? popularityPage(top, counted, fromTop, offset) : [],
-        popularityPage(next, nextCounted, limit - fromTop, Math.max(0, offset - counted.total)),
-      ]);
-      return [...first, ...rest];
-    };
-    /** A page of one tier's matches, all of one text score, by popularity ('scan' when many, else gathered). */
-    const popularityPage = async (tier: ResourceFilter, counted: Total, size: number, skip: number) => {
-      const plan = (await scanPays(counted, skip + size, approved))
-        ? 'scan'
-        : (await walkPays(counted.total, skip + size, approved))
-          ? 'walk'
-          : 'gather';
-      return listByPopularity(exec, dialect, withDocuments({ ...tier, plan }, counted), size, skip);
-    };
-    /** The narrowest name tier that fills the page, alone (search/resource-match.ts nameTiers). */
-    const scoredMatch = async (planned: ResourceFilter, full: SearchMatch): Promise<SearchMatch> => {
-      for (const names of nameTiers(full)) {
-        const gathered: ResourceFilter = { ...planned, match: names, plan: 'gather' };
-        // SQLite counts them all (to the cap, or the page's end past it), so that an exact count's documents
-        // spare the page FTS5's work again; PostgreSQL reads no documents and only needs to know whether they
-        // fill it.
-        const cap = dialect === 'sqlite' ? Math.max(SEARCH_LIMITS.countCap, offset + limit) : offset + limit;
-        const counted = await countMatches(exec, dialect, gathered, cap);
-        if (!counted.exact || counted.total >= offset + limit) return withDocuments(gathered, counted).match!;
-      }
-      return full;
-    };
+    const listRows = (planned: ResourceFilter) =>
+      sort !== 'relevance' || match === undefined
+        ? listResourceViews(exec, dialect, planned, SORT_ORDERS[sort], limit, offset)
+        : relevancePage(exec, dialect, planned, match, limit, offset);
     // The rows a scan walks are the type's when there is one (its (type, status, column) index).
     const walked = () =>
       readCounter(exec, dialect, filter.type ? approvedTypeCounter(filter.type) : statusCounter('APPROVED'));
@@ -254,13 +183,21 @@ export function createResourceListsService(deps: {
       const total = await countMatches(exec, dialect, gathered);
       // Relevance scores its matches (gathered); without a search it is the downloads order, which can walk.
       const scored = sort === 'relevance' && match !== undefined;
-      const tests = !scored && match !== undefined && (await scanPays(total, offset + limit, walked));
-      const walk = !scored && (!total.exact || (await walkPays(total.total, offset + limit, approved)));
-      const hashed = await catalogListsPlan(exec, dialect, filter, offset + limit, walked, hashLimit);
-      const plan = hashed ?? (tests ? 'scan' : walk ? 'walk' : 'gather');
-      // Gathered: from the documents the count read, when it read them (a search alone, counted exactly).
       const read = withDocuments(gathered, total);
-      const rows = await listRows(plan === 'gather' ? read : { ...filter, plan });
+      // A search whose count listed its documents (read): the sort index walked against them, however, or they
+      // gathered (listedMatchesPlan). A scan reads each walked row's document text (12–15 µs at 1M): it pays only
+      // when the documents would have to be read from FTS5 first (a search counted past the cap).
+      const unlistedPlan = async () => {
+        const tests = !scored && match !== undefined && (await scanPays(total, offset + limit, walked));
+        const walk = !scored && (!total.exact || (await walkPays(total.total, offset + limit, approved)));
+        const hashed = await catalogListsPlan(exec, dialect, filter, offset + limit, walked, hashLimit);
+        return hashed ?? (tests ? 'scan' : walk ? 'walk' : 'gather');
+      };
+      const plan =
+        !scored && read.match?.documents !== undefined
+          ? await listedMatchesPlan(total.total, offset + limit, walked)
+          : await unlistedPlan();
+      const rows = await listRows({ ...read, plan });
       if (facets.length === 0) return catalogue(rows, total, page);
       const scan = await facetsOfMatches(exec, dialect, read, facets);
       return catalogue(rows, total, page, { facets: scan.facets, exact: scan.exact });

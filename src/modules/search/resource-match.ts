@@ -249,7 +249,7 @@ export function matchingFacetKeys(match: SearchMatch, limit: number): RawBuilder
  * 'ids': PostgreSQL, few matches (see matchCondition). 'scan': many matches on either dialect: walk a sort index
  * and test each row's document text (textMatch), reading nothing of the index. 'hashed': one catalog list without
  * a search, a walk of a sort index testing rows against its link ids read once (resources/catalog-lists.ts
- * hashedLinkTest).
+ * hashedLinkTest); on SQLite also a search's listed documents' resource ids (matchCondition).
  */
 export type MatchPlan = 'walk' | 'gather' | 'ids' | 'scan' | 'hashed';
 
@@ -276,6 +276,11 @@ export function matchCondition(
   if (dialect === 'sqlite' && plan === 'walk') {
     return sql<SqlBool>`exists (select 1 from resource_search ws where ws.resource_id = resources.id
       and +ws.doc_id in (${matchingDocuments(dialect, match)}))`;
+  }
+  if (dialect === 'sqlite' && plan === 'hashed') {
+    // The matches' resource ids read once into an in-memory index, each row of the sort index tested against
+    // it from the index alone (the + keeps the ids from driving): resource-facets.ts listedMatchesPlan.
+    return sql<SqlBool>`+resources.id in (${matchingResourceIds(dialect, match)})`;
   }
   return sql<SqlBool>`resources.id in (${matchingResourceIds(dialect, match)})`;
 }
