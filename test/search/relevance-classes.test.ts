@@ -2,7 +2,9 @@
 // it (every word but one in the name, that one in the keywords: search/resource-match.ts allButOneTier), each in
 // popularity order, read from the index of the name and keywords (migration 0036). Every page must equal the
 // order computed here by brute force from the documents: text score (per word its best field: name 27, keywords
-// 9, description 3, owner 1), then popularity, then id.
+// 9, description 3, owner 1), then popularity, then id. Also: pages of a search whose count listed its matches
+// (by date, downloads and relevance) under each of SQLite's plans for them (resource-facets.ts listedMatchesPlan),
+// and migration 0036's index kept in step.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
