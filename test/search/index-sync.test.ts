@@ -11,6 +11,7 @@ import { ftsFacetTerms } from '../../src/core/db/migrations/0031_fts_facet_terms
 import { ftsLongerPrefixes } from '../../src/core/db/migrations/0032_fts_longer_prefixes.js';
 import { documentPrefixTerms } from '../../src/core/db/migrations/0033_document_prefix_terms.js';
 import { resourceFacetCodes } from '../../src/core/db/migrations/0035_resource_facet_codes.js';
+import { documentFacetCodes } from '../../src/core/db/migrations/0037_document_facet_codes.js';
 import { resourceFieldsFts } from '../../src/core/db/migrations/0036_resource_fields_fts.js';
 import {
   resourceSearchVectors,
@@ -137,6 +138,17 @@ async function expectIndexInStep(): Promise<void> {
     expect(await vectorsOutOfStep()).toEqual([]);
   }
   if (dialect() === 'sqlite') {
+    expect(await codedFacetValues()).toEqual(
+      new Map(
+        expected.map((document) => [
+          document.resource_id,
+          parseFacetKeys(document.facet_keys)
+            .filter(([, scope]) => scope === '')
+            .map(([facet, , value]) => `${facet}|${value}`)
+            .sort(),
+        ]),
+      ),
+    );
     // Both FTS5 indexes hold exactly their content (resource_search): the main one and the fields' (0036).
     for (const fts of ['resource_search_fts', 'resource_fields_fts']) {
       await sql`insert into ${sql.table(fts)}(${sql.ref(fts)}, rank) values ('integrity-check', 1)`.execute(
@@ -144,6 +156,24 @@ async function expectIndexInStep(): Promise<void> {
       );
     }
   }
+}
+
+/**
+ * SQLite (migration 0037): per document's resource, the facet values its codes name in the dictionary, sorted; a
+ * codes row whose document is gone shows under `orphan`.
+ */
+async function codedFacetValues(): Promise<Map<string, string[]>> {
+  const { rows } = await sql<{ resource_id: string | null; doc_id: number; named: string }>`
+    select s.resource_id, c.doc_id, (
+      select json_group_array(v.facet || '|' || v.value) from json_each(c.codes) e
+      join resource_facet_value_codes v on v.code = e.value) as named
+    from resource_search_facet_codes c left join resource_search s on s.doc_id = c.doc_id`.execute(db());
+  return new Map(
+    rows.map((row) => [
+      row.resource_id ?? `orphan ${row.doc_id}`,
+      (JSON.parse(row.named) as string[]).sort(),
+    ]),
+  );
 }
 
 /**
@@ -672,7 +702,7 @@ describe('migration 0034 (the PostgreSQL vectors in a table of their own)', () =
   });
 });
 
-describe('migration 0035 (facet codes beside the PostgreSQL vectors)', () => {
+describe("migrations 0035 and 0037 (facet codes: PostgreSQL's beside the vectors, SQLite's beside the documents)", () => {
   /** The facets of a search for `name`, as GET /resources answers them. */
   async function facetsOf(name: string) {
     const body = await listCatalogue(t, `search=${name}&facets=type,tags,categories&limit=50`);
@@ -685,20 +715,22 @@ describe('migration 0035 (facet codes beside the PostgreSQL vectors)', () => {
     const category = modCategory();
     const resource = await approvedResource({ name: `Reef ${name}`, tagIds: [first.id] });
     const { db: database } = t.app.context.database;
-    const migration = resourceFacetCodes(migrationContext());
-    await migration.down!(database as never);
-    // Written while the vectors had no codes.
+    // Each is a no-op on the other dialect.
+    const migrations = [resourceFacetCodes(migrationContext()), documentFacetCodes(migrationContext())];
+    for (const migration of migrations) await migration.down!(database as never);
+    // Written while the documents had no codes.
     expect(
       (await patch(resource.id, { tagIds: [first.id, second.id], categoryIds: [category.id] })).statusCode,
     ).toBe(200);
-    await migration.up(database as never);
+    for (const migration of migrations) await migration.up(database as never);
     t.clock.advance(5001);
     expect(await facetsOf(name)).toEqual({
       type: { MOD: 1 },
       tags: { [first.slug]: 1, [second.slug]: 1 },
       categories: { [category.slug]: 1 },
     });
-    // A later change of the tags reaches the codes (and vectorsOutOfStep checks every row after each test).
+    // A later change of the tags reaches the codes (vectorsOutOfStep and codedFacetValues check every row after
+    // each test).
     expect((await patch(resource.id, { tagIds: [third.id] })).statusCode).toBe(200);
     t.clock.advance(5001);
     expect((await facetsOf(name))?.tags).toEqual({ [third.slug]: 1 });

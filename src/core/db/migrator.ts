@@ -40,6 +40,7 @@ import { documentPrefixTerms } from './migrations/0033_document_prefix_terms.js'
 import { resourceSearchVectors } from './migrations/0034_resource_search_vectors.js';
 import { resourceFacetCodes } from './migrations/0035_resource_facet_codes.js';
 import { resourceFieldsFts } from './migrations/0036_resource_fields_fts.js';
+import { documentFacetCodes } from './migrations/0037_document_facet_codes.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -87,6 +88,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0034_resource_search_vectors': resourceSearchVectors,
   '0035_resource_facet_codes': resourceFacetCodes,
   '0036_resource_fields_fts': resourceFieldsFts,
+  '0037_document_facet_codes': documentFacetCodes,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

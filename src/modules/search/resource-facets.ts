@@ -1,16 +1,16 @@
 // Facets of GET /resources (`facets=type,tags,categories,gameVersions`): how many resources of the current result
 // set have each type, tag, category and game version. Without a search or catalog filter they are read from the
-// maintained counters (resource_facet_counts); otherwise they are counted over the matches' facet keys, at most
-// FACET_SCAN_LIMIT of them (past that the counts cover the first ones only and say so: facetsExact false).
+// maintained counters (resource_facet_counts); otherwise they are counted over the matches' facet values, at most
+// SEARCH_LIMITS.facetScanLimit of them (past that the counts cover the first ones only and say so: facetsExact false).
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
 import type { DB, ResourceType } from '../../core/db/schema.js';
 import { catalogFacetTerms, isSearchAlone } from '../resources/catalog-lists.js';
 import { resourceFilterCondition } from '../resources/resource-views.repo.js';
 import { withIndexPlansIf } from './index-plans.js';
-import { codedFacetCounts } from './resource-facet-codes.js';
+import { codedFacetCounts, countFacetCodes, matchingFacetCodes } from './resource-facet-codes.js';
 import type { FacetCounts } from './resource-facet-codes.js';
-import { facetTermsMatch, matchingFacetKeys } from './resource-match.js';
+import { facetTermsMatch } from './resource-match.js';
 import type { SearchMatch } from './resource-match.js';
 import { wholeWords } from './text.js';
 import type { ResourceFilter } from '../resources/resource-views.repo.js';
@@ -169,30 +169,26 @@ export async function facetsFromCounters(
 }
 
 /**
- * SQLite: up to `limit` facet keys of a search's matches; a word typed as a prefix: from the matches of the words
+ * SQLite: up to `limit` facet codes of a search's matches; a word typed as a prefix: from the matches of the words
  * taken whole when they are that many (a subset of the matches, read as the index yields them, where the prefix
  * makes FTS5 merge its words' lists first: 50–180 ms at 1M).
  */
-async function searchFacetKeys(db: Kysely<DB>, match: SearchMatch, limit: number) {
+async function searchFacetCodes(db: Kysely<DB>, match: SearchMatch, limit: number) {
   const whole = wholeWords(match.query);
   if (whole !== undefined) {
-    const subset = await matchingFacetKeys({ ...match, query: whole }, limit).execute(db);
+    const subset = await matchingFacetCodes({ ...match, query: whole }, limit).execute(db);
     if (subset.rows.length >= limit) return subset.rows;
   }
-  return (await matchingFacetKeys(match, limit).execute(db)).rows;
+  return (await matchingFacetCodes(match, limit).execute(db)).rows;
 }
 
-/** The first `limit` facet keys of the filter's matches, through the documents' index when it has a search. */
-function filteredFacetKeys(db: Kysely<DB>, dialect: DialectName, filter: ResourceFilter, limit: number) {
-  const read = (executor: Kysely<DB>) =>
-    executor
-      .selectFrom('resources')
-      .innerJoin('resource_search as s', 's.resource_id', 'resources.id')
-      .select('s.facet_keys')
-      .where((eb) => resourceFilterCondition(eb, dialect, filter))
-      .limit(limit)
-      .execute();
-  return withIndexPlansIf(filter.match !== undefined, db, dialect, read);
+/** The first `limit` of the filter's matches with their documents, through the documents' index when it has a search. */
+function filteredMatches(executor: Kysely<DB>, dialect: DialectName, filter: ResourceFilter, limit: number) {
+  return executor
+    .selectFrom('resources')
+    .innerJoin('resource_search as s', 's.resource_id', 'resources.id')
+    .where((eb) => resourceFilterCondition(eb, dialect, filter))
+    .limit(limit);
 }
 
 /** The scope-'' facet values of the first `limit` facet keys' rows, and how many rows there were. */
@@ -210,8 +206,44 @@ function countFacetKeys(rows: Array<{ facet_keys: string }>, limit: number) {
 }
 
 /**
- * Facets of the resources a filter (and search) matches: on PostgreSQL from their vectors' facet codes when the
- * documents answer the filter (resource-facet-codes.ts), else from their facet keys. Reads at most
+ * The facet values of the first `limit` documents of a filter's matches, and how many there were (up to
+ * `limit` + 1). The documents' own match, when there is one (a search alone, or catalog filters the facet terms
+ * answer), finds them; otherwise the filter over the resources. PostgreSQL reads the vectors' codes through the
+ * documents' match and the keys otherwise; SQLite the documents' codes either way.
+ */
+async function countFacets(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  filter: ResourceFilter,
+  documentsMatch: SearchMatch | undefined,
+  limit: number,
+): Promise<{ counts: FacetCounts; matched: number }> {
+  const searched = filter.match !== undefined;
+  if (dialect === 'postgres') {
+    if (documentsMatch !== undefined) return codedFacetCounts(db, documentsMatch, limit);
+    // Through GIN (index-plans.ts): left to itself, PostgreSQL's planner read the first documents in table
+    // order, testing each TOASTed document, 17,073 of them for 2,001 of a tag at 1M: 245 ms.
+    const read = (executor: Kysely<DB>) =>
+      filteredMatches(executor, dialect, filter, limit + 1)
+        .select('s.facet_keys')
+        .execute();
+    return countFacetKeys(await withIndexPlansIf(searched, db, dialect, read), limit);
+  }
+  const rows =
+    documentsMatch === undefined
+      ? await filteredMatches(db, dialect, filter, limit + 1)
+          .innerJoin('resource_search_facet_codes as c', 'c.doc_id', 's.doc_id')
+          .select('c.codes')
+          .execute()
+      : isSearchAlone(filter)
+        ? await searchFacetCodes(db, documentsMatch, limit + 1)
+        : (await matchingFacetCodes(documentsMatch, limit + 1).execute(db)).rows;
+  return countFacetCodes(db, rows, limit);
+}
+
+/**
+ * Facets of the resources a filter (and search) matches, from their facet codes (resource-facet-codes.ts), or on
+ * PostgreSQL their facet keys when the documents do not answer the filter (countFacets). Reads at most
  * facetScanLimit + 1 documents: `exact` false past it, and then `matched` is only a lower bound.
  */
 export async function facetsOfMatches(
@@ -221,8 +253,6 @@ export async function facetsOfMatches(
   requested: readonly FacetRequest[],
 ): Promise<{ facets: Facets; exact: boolean; matched: number }> {
   const limit = SEARCH_LIMITS.facetScanLimit;
-  // (On PostgreSQL through GIN (index-plans.ts): left to itself, its planner read the first documents in table
-  // order, testing each TOASTed document, 17,073 of them for 2,001 of a tag at 1M: 245 ms.)
   const listTerms = catalogFacetTerms(dialect, filter);
   // The documents' own match: a search alone, or catalog filters the facet terms answer.
   const documentsMatch = isSearchAlone(filter)
@@ -230,17 +260,7 @@ export async function facetsOfMatches(
     : listTerms !== undefined
       ? facetTermsMatch(listTerms)
       : undefined;
-  const { counts, matched } =
-    documentsMatch === undefined
-      ? countFacetKeys(await filteredFacetKeys(db, dialect, filter, limit + 1), limit)
-      : dialect === 'postgres'
-        ? await codedFacetCounts(db, documentsMatch, limit)
-        : countFacetKeys(
-            isSearchAlone(filter)
-              ? await searchFacetKeys(db, documentsMatch, limit + 1)
-              : (await matchingFacetKeys(documentsMatch, limit + 1).execute(db)).rows,
-            limit,
-          );
+  const { counts, matched } = await countFacets(db, dialect, filter, documentsMatch, limit);
   const exact = matched <= limit;
   const facets: Facets = {};
   for (const name of requested) {

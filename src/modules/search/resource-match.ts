@@ -231,21 +231,6 @@ export function countedDocuments(
 }
 
 /**
- * SQLite: up to `limit` matching documents' facet keys, as the full-text index yields its matches (every document
- * is an APPROVED resource's, so a search alone needs nothing else): the first ones are as good as any for facets
- * that say when they stopped, and reading only those spares SQLite listing every match first. (PostgreSQL counts
- * facets from the vectors' codes: resource-facet-codes.ts.)
- */
-export function matchingFacetKeys(match: SearchMatch, limit: number): RawBuilder<{ facet_keys: string }> {
-  if (match.documents !== undefined) {
-    return sql`select facet_keys from resource_search
-      where doc_id in (select value from json_each(${match.documents})) limit ${limit}`;
-  }
-  return sql`select s.facet_keys from (${matchingDocuments('sqlite', match)}) m
-    join resource_search s on s.doc_id = m.doc_id limit ${limit}`;
-}
-
-/**
  * 'ids': PostgreSQL, few matches (see matchCondition). 'scan': many matches on either dialect: walk a sort index
  * and test each row's document text (textMatch), reading nothing of the index. 'hashed': one catalog list without
  * a search, a walk of a sort index testing rows against its link ids read once (resources/catalog-lists.ts

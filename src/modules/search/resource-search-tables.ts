@@ -28,6 +28,13 @@ export const DERIVED = {
 } as const;
 export const DERIVED_TABLES = Object.keys(DERIVED);
 
+/**
+ * SQLite: tables its triggers derive from resource_search row by row, emptied with it (also in an exclusive
+ * rebuild, where these triggers stay on and refill them). The codes' dictionary (0037) is kept: a code, once
+ * given, names its value for good.
+ */
+const SQLITE_DERIVED_TABLES = ['resource_facet_counts', 'resource_search_facet_codes'];
+
 /** SQLite: the FTS5 indexes of resource_search (its main one; the fields relevance's tiers read, 0036). */
 export const RESOURCE_FTS_TABLES = ['resource_search_fts', 'resource_fields_fts'];
 
@@ -60,7 +67,7 @@ export async function clearResourceSearch(
   await sql`delete from resource_search`.execute(trx);
   const ftsTables = await existingTables(trx, dialect, RESOURCE_FTS_TABLES);
   for (const fts of ftsTables) await ftsCommand(trx, fts, 'delete-all');
-  for (const table of await existingTables(trx, dialect, DERIVED_TABLES)) {
+  for (const table of await existingTables(trx, dialect, SQLITE_DERIVED_TABLES)) {
     await sql`delete from ${sql.table(table)}`.execute(trx);
   }
   const setAside: string[] = [];

@@ -38,6 +38,22 @@ export interface ResourceSearchVectorsTable {
   facet_codes: string[];
 }
 
+/**
+ * SQLite only (migration 0037): every unscoped facet value a document has had, as a small integer (its rowid,
+ * never reused), added by triggers on resource_search.
+ */
+export interface ResourceFacetValueCodesTable {
+  code: Generated<number>;
+  facet: string;
+  value: string;
+}
+
+/** SQLite only (migration 0037): a document's unscoped facet values as a JSON array of their codes. */
+export interface ResourceSearchFacetCodesTable {
+  doc_id: number;
+  codes: string;
+}
+
 /** APPROVED resources per facet value (type, tag, category, game version), maintained by triggers. */
 export interface ResourceFacetCountsTable {
   /** 'type', 'tag', 'category' or 'version'. */
@@ -89,6 +105,8 @@ export interface SearchTables {
   resource_search: ResourceSearchTable;
   resource_search_vectors: ResourceSearchVectorsTable;
   resource_facet_counts: ResourceFacetCountsTable;
+  resource_facet_value_codes: ResourceFacetValueCodesTable;
+  resource_search_facet_codes: ResourceSearchFacetCodesTable;
   server_search: ServerSearchTable;
   team_search: TeamSearchTable;
   user_search: UserSearchTable;
