@@ -9,9 +9,11 @@ import { expectError } from '../helpers/http.js';
 import { moderate } from '../resources/helpers.js';
 import type { SEARCH_LIMITS } from '../../src/modules/search/resource-facets.js';
 import { listCatalogue } from './catalogue.js';
+import type { Catalogue } from './catalogue.js';
 import { buildCorpus, matches, wordsOf } from './resources-corpus.js';
 import type { Corpus, CorpusEntry } from './resources-corpus.js';
 import { withSearchLimits } from './search-limits.js';
+import { statementsOf } from './statements.js';
 
 let t: TestApp;
 let corpus: Corpus;
@@ -535,5 +537,56 @@ describe('past the counting budget', () => {
         totalExact: true,
       });
     });
+  });
+});
+
+describe('counts of a last word typed as a prefix', () => {
+  /** The full-text texts of the counts a request runs (SQLite: the statements that list counted documents). */
+  async function countedTexts(url: string): Promise<{ body: Catalogue; texts: string[] }> {
+    let body: Catalogue | undefined;
+    const statements = await statementsOf(async () => {
+      body = await list(url);
+    });
+    const texts = statements
+      .filter((statement) => statement.text.includes('json_group_array(doc_id) as documents'))
+      .map((statement) => String(statement.params[0]));
+    return { body: body!, texts };
+  }
+
+  it('counts an indexed prefix once, and a prefix the index keeps no list of taken whole first (SQLite)', async () => {
+    const cases = [
+      // 2–6 characters: FTS5 keeps their lists (migration 0032), as cheap as a whole word.
+      { search: 'granit', indexed: true },
+      { search: 'amber ra', indexed: true },
+      // One character, seven and more: FTS5 merges the lists of every word completing them.
+      { search: 'm', indexed: false },
+      { search: 'thistle', indexed: false },
+    ];
+    // A word taken whole that reaches the cap spares the prefix's count.
+    expect(expected({ search: 'thistle ' }).length).toBeGreaterThan(1);
+    for (const { search, indexed } of cases) {
+      const want = expected({ search }).length;
+      const whole = expected({ search: `${search} ` }).length;
+      expect(want, search).toBeGreaterThan(1);
+      // Caps reached and not; and the word taken whole (when it matches) reaching one, not the other.
+      const caps = whole > 1 ? [whole - 1, whole + 1, want + 1] : [want - 1, want + 1];
+      for (const cap of new Set(caps)) {
+        await withLimits({ countCap: cap }, async () => {
+          const { body, texts } = await countedTexts(query({ search }, `&limit=3&c=${cap}`));
+          expect(body.meta, `${search} cap ${cap}`).toMatchObject({
+            total: Math.min(want, cap),
+            totalExact: want <= cap,
+          });
+          if (t.app.context.database.dialect !== 'sqlite') return;
+          if (indexed) {
+            expect(texts, search).toHaveLength(1);
+            expect(texts[0]).toMatch(/\*$/);
+          } else {
+            expect(texts[0], search).not.toMatch(/\*/);
+            expect(texts, `${search} cap ${cap}`).toHaveLength(whole > cap ? 1 : 2);
+          }
+        });
+      }
+    }
   });
 });

@@ -5,6 +5,24 @@ import type { SearchQuery } from './text.js';
 
 const isPrefix = (query: SearchQuery, index: number) => query.prefixLast && index === query.terms.length - 1;
 
+/**
+ * SQLite: the prefix lengths, in characters, for which the resources' FTS5 indexes keep document lists of their
+ * own (migrations 0032 and 0036: `prefix = '2 3 4 5 6'`).
+ */
+export const RESOURCE_FTS_PREFIXES = { min: 2, max: 6 } as const;
+
+/**
+ * SQLite: whether a search's last word, if typed as a prefix, has a length the resources' FTS5 indexes keep
+ * lists for: then it is read as one list, as fast as the word taken whole; any other length makes FTS5 merge the
+ * lists of every word it completes to before it can intersect or count anything.
+ */
+export function prefixIndexed(query: SearchQuery): boolean {
+  const last = query.terms.at(-1);
+  if (!query.prefixLast || last === undefined) return true;
+  const length = [...last].length;
+  return length >= RESOURCE_FTS_PREFIXES.min && length <= RESOURCE_FTS_PREFIXES.max;
+}
+
 /** FTS5 quoted words, the last typed as a prefix: `"epic" "tre"*`. */
 const ftsTerms = (query: SearchQuery): string[] =>
   query.terms.map((term, index) => (isPrefix(query, index) ? `"${term}"*` : `"${term}"`));

@@ -12,6 +12,7 @@ import { codedFacetCounts, countFacetCodes, matchingFacetCodes } from './resourc
 import type { FacetCounts } from './resource-facet-codes.js';
 import { facetTermsMatch } from './resource-match.js';
 import type { SearchMatch } from './resource-match.js';
+import { prefixIndexed } from './match.js';
 import { wholeWords } from './text.js';
 import type { ResourceFilter } from '../resources/resource-views.repo.js';
 import { parseFacetKeys } from './resource-facet-keys.js';
@@ -169,12 +170,12 @@ export async function facetsFromCounters(
 }
 
 /**
- * SQLite: up to `limit` facet codes of a search's matches; a word typed as a prefix: from the matches of the words
- * taken whole when they are that many (a subset of the matches, read as the index yields them, where the prefix
- * makes FTS5 merge its words' lists first: 50–180 ms at 1M).
+ * SQLite: up to `limit` facet codes of a search's matches; a word typed as a prefix the index keeps no list of:
+ * from the matches of the words taken whole when they are that many (a subset of the matches, read as the index
+ * yields them, where the prefix makes FTS5 merge its words' lists first: 50–180 ms at 1M).
  */
 async function searchFacetCodes(db: Kysely<DB>, match: SearchMatch, limit: number) {
-  const whole = wholeWords(match.query);
+  const whole = prefixIndexed(match.query) ? undefined : wholeWords(match.query);
   if (whole !== undefined) {
     const subset = await matchingFacetCodes({ ...match, query: whole }, limit).execute(db);
     if (subset.rows.length >= limit) return subset.rows;
