@@ -590,3 +590,30 @@ describe('counts of a last word typed as a prefix', () => {
     }
   });
 });
+
+describe('SQLite: a walk of a type filter reads the type sort index', () => {
+  it('costs the walk by the rows of the type, not of the whole catalogue', async () => {
+    const filter: Filter = { tags: ['combat'], versions: ['1.0', '1.2'], type: 'MOD' };
+    const want = expected(filter).map((e) => e.resource.id);
+    const ofType = expected({ type: 'MOD' }).length;
+    expect(expected({}).length).toBeGreaterThan(2 * ofType);
+    // A walk pays when matches² ≥ page end × walked rows × walkRatio: exactly so with the type's rows, and far
+    // from it with every APPROVED resource's.
+    const pageEnd = 3;
+    const walkRatio = (want.length * want.length) / (pageEnd * ofType);
+    await withLimits({ walkFromMatches: 0, walkRatio }, async () => {
+      const statements = await statementsOf(async () => {
+        const body = await list(query(filter, '&limit=3&sortBy=date'));
+        expect(body.resources.map((r) => r.id)).toEqual(want.slice(0, 3));
+      });
+      if (t.app.context.database.dialect !== 'sqlite') return;
+      const page = statements.filter(({ text }) =>
+        text.startsWith('select "resources"."id", "resources"."name"'),
+      );
+      expect(page).toHaveLength(1);
+      // Walked: each row of the type's date index probes the link tables; gathered, the facet terms' matches.
+      expect(page[0]!.text).toContain('exists (select 1 from "resource_tag_links" lp');
+      expect(page[0]!.text).not.toContain('resource_search_fts');
+    });
+  });
+});

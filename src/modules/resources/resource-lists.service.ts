@@ -169,12 +169,11 @@ export function createResourceListsService(deps: {
     const filter = await withFacetTerms(exec, dialect, asked);
     const { limit, offset } = pageOf(page);
     const match = filter.match;
-    const approved = () => readCounter(exec, dialect, statusCounter('APPROVED'));
     const listRows = (planned: ResourceFilter) =>
       sort !== 'relevance' || match === undefined
         ? listResourceViews(exec, dialect, planned, SORT_ORDERS[sort], limit, offset)
         : relevancePage(exec, dialect, planned, match, limit, offset);
-    // The rows a scan walks are the type's when there is one (its (type, status, column) index).
+    // The rows a walk or scan reads are the type's when there is one (its (type, status, column) index).
     const walked = () =>
       readCounter(exec, dialect, filter.type ? approvedTypeCounter(filter.type) : statusCounter('APPROVED'));
     if (dialect === 'sqlite') {
@@ -189,7 +188,7 @@ export function createResourceListsService(deps: {
       // when the documents would have to be read from FTS5 first (a search counted past the cap).
       const unlistedPlan = async () => {
         const tests = !scored && match !== undefined && (await scanPays(total, offset + limit, walked));
-        const walk = !scored && (!total.exact || (await walkPays(total.total, offset + limit, approved)));
+        const walk = !scored && (!total.exact || (await walkPays(total.total, offset + limit, walked)));
         const hashed = await catalogListsPlan(exec, dialect, filter, offset + limit, walked, hashLimit);
         return hashed ?? (tests ? 'scan' : walk ? 'walk' : 'gather');
       };

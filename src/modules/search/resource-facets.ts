@@ -304,16 +304,17 @@ export async function scanPays(
 
 /**
  * Whether walking the sort index beats gathering the matches (SEARCH_LIMITS.walkRatio): SQLite's plan choice, and
- * on PostgreSQL whether a search alone lists its few matches by id. `approved` (the APPROVED counter) is read
- * only when the matches are past walkFromMatches.
+ * on PostgreSQL whether a search alone lists its few matches by id. `walked`, the rows of the index walked (the
+ * APPROVED counter, or a type's when its (type, status, column) index is), is read only when the matches are past
+ * walkFromMatches.
  */
 export async function walkPays(
   matches: number,
   pageEnd: number,
-  approved: () => Promise<number>,
+  walked: () => Promise<number>,
 ): Promise<boolean> {
   if (matches <= SEARCH_LIMITS.walkFromMatches) return false;
-  return matches * matches >= pageEnd * (await approved()) * SEARCH_LIMITS.walkRatio;
+  return matches * matches >= pageEnd * (await walked()) * SEARCH_LIMITS.walkRatio;
 }
 
 /**
