@@ -19,7 +19,7 @@ import {
 } from '../../src/core/db/migrations/0034_resource_search_vectors.js';
 import type { MigrationContext } from '../../src/core/db/migrator.js';
 import { rebuildResourceSearch } from '../../src/modules/search/rebuild.js';
-import { facetTermOf, ftsFacetTermOf, parseFacetKeys } from '../../src/modules/search/resource-facet-keys.js';
+import { facetTermOf, ftsFacetTermOf } from '../../src/modules/search/resource-facet-keys.js';
 import type { FacetKey } from '../../src/modules/search/resource-facet-keys.js';
 import { resourceDocument, selectResourceSources } from '../../src/modules/search/resource-documents.js';
 import { indexText, parseSearch } from '../../src/modules/search/text.js';
@@ -31,6 +31,9 @@ import { expectError } from '../helpers/http.js';
 import { createResource, moderate, readCatalogs } from '../resources/helpers.js';
 import { listCatalogue } from './catalogue.js';
 import type { Catalogs, ResourceBody } from '../resources/helpers.js';
+
+/** A document's facet keys, as stored (JSON triples). */
+const keysOf = (json: string): FacetKey[] => JSON.parse(json) as FacetKey[];
 
 let t: TestApp;
 let owner: TestUser;
@@ -130,7 +133,7 @@ async function expectIndexInStep(): Promise<void> {
   // queries spell them (FTS5 folds a token's case, as it folds the query's).
   const spelt = dialect() === 'postgres' ? facetTermOf : (key: FacetKey) => ftsFacetTermOf(key).toLowerCase();
   const wanted = new Map(
-    expected.map((document) => [document.resource_id, parseFacetKeys(document.facet_keys).map(spelt).sort()]),
+    expected.map((document) => [document.resource_id, keysOf(document.facet_keys).map(spelt).sort()]),
   );
   expect(await indexedFacetTerms()).toEqual(wanted);
   if (dialect() === 'postgres') {
@@ -142,7 +145,7 @@ async function expectIndexInStep(): Promise<void> {
       new Map(
         expected.map((document) => [
           document.resource_id,
-          parseFacetKeys(document.facet_keys)
+          keysOf(document.facet_keys)
             .filter(([, scope]) => scope === '')
             .map(([facet, , value]) => `${facet}|${value}`)
             .sort(),

@@ -5,9 +5,9 @@
 // resource_search and 1.2 MB of JSON a request. SQLite: from each document's array of small integer codes in a
 // narrow table (migration 0037), counted here and named from the codes' dictionary.
 import { sql } from 'kysely';
-import type { Kysely, RawBuilder } from 'kysely';
+import type { Expression, Kysely, RawBuilder } from 'kysely';
 import type { DB } from '../../core/db/schema.js';
-import { withIndexPlans } from './index-plans.js';
+import { withIndexPlansIf } from './index-plans.js';
 import type { FacetName } from './resource-facet-keys.js';
 import { matchingDocuments, matchingResourceIds, tsMatch } from './resource-match.js';
 import type { SearchMatch } from './resource-match.js';
@@ -22,21 +22,31 @@ interface CountRow {
 }
 
 /**
- * The facet values of the first `limit` of a match's documents (as the index yields them, or the documents its
- * count read), one row per value, and a row with a null facet: how many documents there were, up to `limit` + 1
- * (past `limit`, the counts are of the first `limit` only).
+ * PostgreSQL: the vectors' facet codes of up to `limit` + 1 of a match's documents (as the index yields them, or
+ * the documents its count read).
  */
-export function facetCountsStatement(match: SearchMatch, limit: number): RawBuilder<CountRow> {
-  const matched =
-    match.documents === undefined
-      ? sql`select v.facet_codes from resource_search_vectors v where v.document @@ ${tsMatch(match)}
-          limit ${limit + 1}`
-      : // Joined, each id reads its one partition; as `= any(array)`, every partition probed for every id (at
-        // 1M: 6 ms a partition for 2,001 ids, none of them its own).
-        sql`select v.facet_codes from (${matchingResourceIds('postgres', match)} limit ${limit + 1}) i
-          join resource_search_vectors v on v.resource_id = i.resource_id`;
+function matchedCodes(match: SearchMatch, limit: number): RawBuilder<unknown> {
+  return match.documents === undefined
+    ? sql`select v.facet_codes from resource_search_vectors v where v.document @@ ${tsMatch(match)}
+        limit ${limit + 1}`
+    : // Joined, each id reads its one partition; as `= any(array)`, every partition probed for every id (at
+      // 1M: 6 ms a partition for 2,001 ids, none of them its own).
+      sql`select v.facet_codes from (${matchingResourceIds('postgres', match)} limit ${limit + 1}) i
+        join resource_search_vectors v on v.resource_id = i.resource_id`;
+}
+
+/**
+ * The facet values of the first `limit` rows of `matched` (rows of facet_codes, at most `limit` + 1), one row per
+ * value, and a row with a null facet: how many rows there were (past `limit`, the counts are of the first `limit`
+ * only). A match's documents (matchedCodes), or a filter's matches joined to their vectors.
+ */
+export function facetCountsStatement(
+  matched: SearchMatch | Expression<unknown>,
+  limit: number,
+): RawBuilder<CountRow> {
+  const rows = 'toOperationNode' in matched ? matched : matchedCodes(matched, limit);
   return sql<CountRow>`
-    with m as materialized (${matched}),
+    with m as materialized (${rows}),
     counts as (
       select code, count(*) as n from (select facet_codes from m limit ${limit}) f, unnest(f.facet_codes) code
       group by code),
@@ -50,15 +60,18 @@ export function facetCountsStatement(match: SearchMatch, limit: number): RawBuil
     select k.facet, k.value, counts.n from counts join known k on resource_facet_code(k.facet, k.value) = counts.code`;
 }
 
-/** facetCountsStatement's answer, per facet. */
+/**
+ * facetCountsStatement's answer, per facet. `indexed`: the rows are found through the documents' GIN index (a
+ * match, or a filter with a search), never by a scan testing each document (index-plans.ts).
+ */
 export async function codedFacetCounts(
   db: Kysely<DB>,
-  match: SearchMatch,
+  matched: SearchMatch | Expression<unknown>,
   limit: number,
+  indexed = true,
 ): Promise<{ counts: FacetCounts; matched: number }> {
-  const statement = facetCountsStatement(match, limit);
-  // Through the documents' GIN index, never a scan testing each document (index-plans.ts).
-  const { rows } = await withIndexPlans(db, 'postgres', (read) => statement.execute(read));
+  const statement = facetCountsStatement(matched, limit);
+  const { rows } = await withIndexPlansIf(indexed, db, 'postgres', (read) => statement.execute(read));
   const counts: FacetCounts = new Map();
   let documents = 0;
   for (const row of rows) {

@@ -17,8 +17,6 @@ export function facetKeys(type: string, refs: CatalogRefs): string {
   return JSON.stringify(keys);
 }
 
-export const parseFacetKeys = (json: string): FacetKey[] => JSON.parse(json) as FacetKey[];
-
 /**
  * PostgreSQL: a facet key as a term of the document's tsvector (migration 0030's resource_facet_terms writes the
  * same): `#` keeps it apart from every word (folded words are letters and digits).
