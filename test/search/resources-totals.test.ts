@@ -617,3 +617,26 @@ describe('SQLite: a walk of a type filter reads the type sort index', () => {
     });
   });
 });
+
+describe('facets of a search whose filters are its facet terms', () => {
+  it('are counted from the documents the search and its terms match, not from a filter over the resources', async () => {
+    const filters: Filter[] = [
+      { search: 'amber ', tags: ['combat'] },
+      { search: 'frost ', type: 'MOD' },
+      { search: 'granite ', tags: ['combat', 'horror'], type: 'MOD' },
+    ];
+    for (const filter of filters) {
+      expect(expected(filter).length, JSON.stringify(filter)).toBeGreaterThan(1);
+      const statements = await statementsOf(async () => {
+        const body = await list(query(filter, '&limit=2&facets=type,tags,categories,gameVersions'));
+        expect(body.meta.facets, JSON.stringify(filter)).toEqual(expectedFacets(expected(filter)));
+      });
+      const facetStatements = statements.filter(
+        ({ text }) =>
+          text.startsWith('with m as materialized') || text.includes('resource_search_facet_codes'),
+      );
+      expect(facetStatements, JSON.stringify(filter)).toHaveLength(1);
+      expect(facetStatements[0]!.text, JSON.stringify(filter)).not.toContain('from "resources"');
+    }
+  });
+});

@@ -21,20 +21,14 @@ import {
   walkPays,
 } from '../search/resource-facets.js';
 import type { FacetRequest, Facets } from '../search/resource-facets.js';
-import {
-  catalogListsPlan,
-  countMatches,
-  documentsAnswer,
-  withDocuments,
-  withFacetTerms,
-} from '../search/resource-totals.js';
+import { catalogListsPlan, countMatches, withDocuments, withFacetTerms } from '../search/resource-totals.js';
 import type { Total } from '../search/resource-totals.js';
 import { correctedSearch } from '../search/name-words.js';
 import { trigramIndexSchema } from '../search/resource-trigram.js';
 import { parseSearch } from '../search/text.js';
 import type { SearchQuery } from '../search/text.js';
 import { resolveCategoryFilter, resolveGameVersionFilter, resolveTagFilter } from './resource-links.repo.js';
-import { isSearchAlone } from './catalog-lists.js';
+import { documentsAnswer, isSearchAlone } from './catalog-lists.js';
 import { relevancePage } from './relevance-pages.js';
 import { countResources, listApprovedPage, listResourceViews } from './resource-views.repo.js';
 import type { ResourceFilter, ResourceOrder, ResourceViewRow } from './resource-views.repo.js';

@@ -5,7 +5,12 @@
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
 import type { DB, ResourceType } from '../../core/db/schema.js';
-import { catalogFacetTerms, isSearchAlone } from '../resources/catalog-lists.js';
+import {
+  catalogFacetTerms,
+  documentsAnswer,
+  filterFacetTerms,
+  isSearchAlone,
+} from '../resources/catalog-lists.js';
 import { resourceFilterCondition } from '../resources/resource-views.repo.js';
 import { codedFacetCounts, countFacetCodes, matchingFacetCodes } from './resource-facet-codes.js';
 import type { FacetCounts } from './resource-facet-codes.js';
@@ -239,12 +244,16 @@ export async function facetsOfMatches(
 ): Promise<{ facets: Facets; exact: boolean; matched: number }> {
   const limit = SEARCH_LIMITS.facetScanLimit;
   const listTerms = catalogFacetTerms(dialect, filter);
-  // The documents' own match: a search alone, or catalog filters the facet terms answer.
+  // The documents' own match: a search alone, a search whose filters are its facet terms (read that way by its
+  // count: PostgreSQL's planner, given the filter over `resources` instead, read 2,001 matches of a common word
+  // with a tag and a type in 0.9–1.4 s at 1M), or catalog filters the facet terms answer.
   const documentsMatch = isSearchAlone(filter)
     ? filter.match!
-    : listTerms !== undefined
-      ? facetTermsMatch(listTerms)
-      : undefined;
+    : documentsAnswer(dialect, filter)
+      ? { ...filter.match!, facets: filterFacetTerms(dialect, filter) }
+      : listTerms !== undefined
+        ? facetTermsMatch(listTerms)
+        : undefined;
   const { counts, matched } = await countFacets(db, dialect, filter, documentsMatch, limit);
   const exact = matched <= limit;
   const facets: Facets = {};

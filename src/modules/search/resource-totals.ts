@@ -12,6 +12,7 @@ import type { DB } from '../../core/db/schema.js';
 import {
   catalogFacetTerms,
   catalogLists,
+  documentsAnswer,
   filterFacetTerms,
   isSearchAlone,
 } from '../resources/catalog-lists.js';
@@ -131,18 +132,6 @@ export async function withFacetTerms(
     if (Math.min(...sizes) < SEARCH_LIMITS.facetTermsFrom) return filter;
   }
   return { ...filter, facetTerms: true };
-}
-
-/**
- * Whether a search's filters are read as facet terms (SearchMatch.facets) of APPROVED resources and nothing else:
- * then its documents alone answer, as a search alone's (every document is an APPROVED resource's, its type among
- * the terms). Joined to `resources`, PostgreSQL's planner hashed every resource of the type (314k MOD at 1M,
- * 239 ms), and its page walked the type's date index testing each document (a common word with a tag of 730
- * PLUGIN resources: 159 ms, 14,000 documents read).
- */
-export function documentsAnswer(dialect: DialectName, filter: ResourceFilter): boolean {
-  if (filter.status !== 'APPROVED' || filter.owner !== undefined || filter.visibility) return false;
-  return filterFacetTerms(dialect, filter) !== undefined;
 }
 
 export async function countMatches(
