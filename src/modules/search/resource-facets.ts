@@ -1,7 +1,8 @@
 // Facets of GET /resources (`facets=type,tags,categories,gameVersions`): how many resources of the current result
 // set have each type, tag, category and game version. Without a search or catalog filter they are read from the
 // maintained counters (resource_facet_counts); otherwise they are counted over the matches' facet values, at most
-// SEARCH_LIMITS.facetScanLimit of them (past that the counts cover the first ones only and say so: facetsExact false).
+// SEARCH_LIMITS.facetScanLimit of them (past that the counts cover the first ones only and say so: facetsExact
+// false).
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
 import type { DB, ResourceType } from '../../core/db/schema.js';
@@ -187,7 +188,7 @@ async function searchFacetCodes(db: Kysely<DB>, match: SearchMatch, limit: numbe
   return (await matchingFacetCodes(match, limit).execute(db)).rows;
 }
 
-/** The first `limit` of the filter's matches with their documents, through the documents' index when it has a search. */
+/** The first `limit` of the filter's matches, joined to their documents. */
 function filteredMatches(executor: Kysely<DB>, dialect: DialectName, filter: ResourceFilter, limit: number) {
   return executor
     .selectFrom('resources')
@@ -198,9 +199,8 @@ function filteredMatches(executor: Kysely<DB>, dialect: DialectName, filter: Res
 
 /**
  * The facet values of the first `limit` documents of a filter's matches, and how many there were (up to
- * `limit` + 1). The documents' own match, when there is one (a search alone, or catalog filters the facet terms
- * answer), finds them; otherwise the filter over the resources. PostgreSQL counts their vectors' codes (0035),
- * SQLite their documents' codes (0037).
+ * `limit` + 1). The documents' own match, when there is one (facetsOfMatches), finds them; otherwise the filter
+ * over the resources. PostgreSQL counts their vectors' codes (0035), SQLite their documents' codes (0037).
  */
 async function countFacets(
   db: Kysely<DB>,
@@ -233,8 +233,8 @@ async function countFacets(
 
 /**
  * Facets of the resources a filter (and search) matches, from their facet codes (resource-facet-codes.ts,
- * countFacets). Reads at most
- * facetScanLimit + 1 documents: `exact` false past it, and then `matched` is only a lower bound.
+ * countFacets). Reads at most facetScanLimit + 1 documents: `exact` false past it, and then `matched` is only a
+ * lower bound.
  */
 export async function facetsOfMatches(
   db: Kysely<DB>,

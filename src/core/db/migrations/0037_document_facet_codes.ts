@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 import type { MigrationContext } from '../migrator.js';
 
 /** SQLite's facet values as small integers, and each document's values as a JSON array of them. */
-export const FACET_VALUE_CODES = 'resource_facet_value_codes';
-export const DOCUMENT_FACET_CODES = 'resource_search_facet_codes';
+const FACET_VALUE_CODES = 'resource_facet_value_codes';
+const DOCUMENT_FACET_CODES = 'resource_search_facet_codes';
 const TRIGGERS = ['resource_facet_codes_ai', 'resource_facet_codes_ad', 'resource_facet_codes_au'] as const;
 
 /** A document's facet_keys ([facet, scope, value] triples) as a JSON table k, and its scope-'' keys' condition. */
@@ -20,7 +20,7 @@ const UNSCOPED = sql.raw(`k.value ->> 1 = ''`);
  * order FTS5 yields its matches, and parses arrays of integers; the values are named once per request from the
  * dictionary. The codes are the dictionary's rowids, assigned on a value's first use and never reused, kept by
  * triggers on resource_search in the same transaction as every write of a document (like the facet counts,
- * 0024). PostgreSQL has the same codes in its vectors (0035) and is unchanged.
+ * 0024). PostgreSQL has codes of its own in its vectors (0035) and is unchanged.
  */
 export function documentFacetCodes({ dialect }: MigrationContext) {
   return {
