@@ -41,6 +41,7 @@ import { resourceSearchVectors } from './migrations/0034_resource_search_vectors
 import { resourceFacetCodes } from './migrations/0035_resource_facet_codes.js';
 import { resourceFieldsFts } from './migrations/0036_resource_fields_fts.js';
 import { documentFacetCodes } from './migrations/0037_document_facet_codes.js';
+import { vectorIdsInline } from './migrations/0038_vector_ids_inline.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -89,6 +90,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0035_resource_facet_codes': resourceFacetCodes,
   '0036_resource_fields_fts': resourceFieldsFts,
   '0037_document_facet_codes': documentFacetCodes,
+  '0038_vector_ids_inline': vectorIdsInline,
 };
 
 class CodeMigrationProvider implements MigrationProvider {
