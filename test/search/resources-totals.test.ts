@@ -640,3 +640,52 @@ describe('facets of a search whose filters are its facet terms', () => {
     }
   });
 });
+
+describe('a search whose documents answer it, counted and faceted', () => {
+  it('gives the total and facets each limit allows, both read in one statement on PostgreSQL', async () => {
+    const filters: Filter[] = [{ search: 'm' }, { search: 'granite ', tags: ['combat'], type: 'MOD' }];
+    for (const filter of filters) {
+      const all = expected(filter);
+      const n = all.length;
+      expect(n, JSON.stringify(filter)).toBeGreaterThan(3);
+      // The cap and the facets' limit each below, at and above the matches, and either one the larger.
+      const limits = [
+        { countCap: n, facetScanLimit: n },
+        { countCap: n - 1, facetScanLimit: n + 5 },
+        { countCap: n + 5, facetScanLimit: n - 1 },
+        { countCap: 2, facetScanLimit: 3 },
+      ];
+      for (const limit of limits) {
+        const label = `${JSON.stringify(filter)} ${JSON.stringify(limit)}`;
+        await withLimits(limit, async () => {
+          let body: Catalogue | undefined;
+          const statements = await statementsOf(async () => {
+            body = await list(query(filter, `&limit=2&facets=type,tags,categories,gameVersions`));
+          });
+          const { meta } = body!;
+          const totalExact = n <= limit.countCap;
+          const facetsExact = n <= limit.facetScanLimit;
+          expect(meta, label).toMatchObject({
+            total: totalExact ? n : limit.countCap,
+            totalExact,
+            facetsExact,
+          });
+          if (facetsExact) expect(meta.facets, label).toEqual(expectedFacets(all));
+          else expectFirstMatchesFacets(meta.facets!, expectedFacets(all), limit.facetScanLimit);
+          // The page is the first of the matches either way.
+          expect(
+            body!.resources.map((r) => r.id),
+            label,
+          ).toEqual(all.slice(0, 2).map((e) => e.resource.id));
+          if (t.app.context.database.dialect !== 'postgres') return;
+          const matching = statements.filter(({ text }) => text.includes('resource_search_vectors'));
+          const counts = matching.filter(({ text }) => text.includes('count(*)'));
+          expect(counts, label).toHaveLength(1);
+          expect(counts[0]!.text, label).toMatch(
+            /^with m as materialized \(select v\.resource_id, v\.facet_codes/,
+          );
+        });
+      }
+    }
+  });
+});

@@ -22,6 +22,7 @@ import {
 } from '../search/resource-facets.js';
 import type { FacetRequest, Facets } from '../search/resource-facets.js';
 import { catalogListsPlan, countMatches, withDocuments, withFacetTerms } from '../search/resource-totals.js';
+import { countedWithFacets } from '../search/counted-facets.js';
 import type { Total } from '../search/resource-totals.js';
 import { correctedSearch } from '../search/name-words.js';
 import { trigramIndexSchema } from '../search/resource-trigram.js';
@@ -201,7 +202,12 @@ export function createResourceListsService(deps: {
       // terms), counts first (GIN, in proportion to the matches, capped), answers none without listing, and
       // lists few by their ids. (With other filters the ids would be every match of the search, and relevance
       // gathers anyway: both keep counting beside the list.)
-      const total = await countMatches(exec, dialect, filter);
+      // PostgreSQL counts the facets in the same read of the matches (search/counted-facets.ts).
+      const counted =
+        dialect === 'postgres' && facets.length > 0
+          ? await countedWithFacets(exec, filter, facets)
+          : undefined;
+      const total = counted?.total ?? (await countMatches(exec, dialect, filter));
       if (total.exact && total.total === 0) return nothingFound(page, facets);
       const few = total.exact && !(await walkPays(total.total, offset + limit, walked));
       const many = await scanPays(total, offset + limit, walked);
@@ -210,7 +216,7 @@ export function createResourceListsService(deps: {
       const read = withDocuments(filter, total);
       const [list, scan] = await Promise.all([
         listRows({ ...read, plan }),
-        facets.length === 0 ? undefined : facetsOfMatches(exec, dialect, read, facets),
+        counted?.facets ?? (facets.length === 0 ? undefined : facetsOfMatches(exec, dialect, read, facets)),
       ]);
       return catalogue(list, total, page, scan && { facets: scan.facets, exact: scan.exact });
     }

@@ -35,16 +35,28 @@ function matchedCodes(match: SearchMatch, limit: number): RawBuilder<unknown> {
         join resource_search_vectors v on v.resource_id = i.resource_id`;
 }
 
+/** PostgreSQL: up to `rows` of a match's documents as the index yields them, with their ids and facet codes. */
+export const matchedIdsAndCodes = (match: SearchMatch, rows: number): RawBuilder<unknown> =>
+  sql`select v.resource_id, v.facet_codes from resource_search_vectors v where v.document @@ ${tsMatch(match)}
+    limit ${rows}`;
+
 /**
  * The facet values of the first `limit` rows of `matched` (rows of facet_codes, at most `limit` + 1), one row per
  * value, and a row with a null facet: how many rows there were (past `limit`, the counts are of the first `limit`
- * only). A match's documents (matchedCodes), or a filter's matches joined to their vectors.
+ * only). A match's documents (matchedCodes), or a filter's matches joined to their vectors. `documentsBelow`:
+ * the rows also hold resource_id, and the null-facet row's value is their ids as a JSON array when there were
+ * fewer than this many (as countedDocuments hands them on).
  */
 export function facetCountsStatement(
   matched: SearchMatch | Expression<unknown>,
   limit: number,
+  documentsBelow?: number,
 ): RawBuilder<CountRow> {
   const rows = 'toOperationNode' in matched ? matched : matchedCodes(matched, limit);
+  const documents =
+    documentsBelow === undefined
+      ? sql`null`
+      : sql`(select case when count(*) < ${documentsBelow} then json_agg(m.resource_id)::text end from m)`;
   return sql<CountRow>`
     with m as materialized (${rows}),
     counts as (
@@ -55,35 +67,39 @@ export function facetCountsStatement(
       union all select 'category', id from resource_categories
       union all select 'version', id from game_versions
       union all select 'type', value from resource_facet_counts where facet = 'type' and scope = '')
-    select null as facet, null as value, (select count(*) from m) as count
+    select null as facet, ${documents} as value, (select count(*) from m) as count
     union all
     select k.facet, k.value, counts.n from counts join known k on resource_facet_code(k.facet, k.value) = counts.code`;
 }
 
 /**
- * facetCountsStatement's answer, per facet. `indexed`: the rows are found through the documents' GIN index (a
- * match, or a filter with a search), never by a scan testing each document (index-plans.ts).
+ * facetCountsStatement's answer, per facet, and its null-facet row (`matched`, and `documents` when asked for).
+ * `indexed`: the rows are found through the documents' GIN index (a match, or a filter with a search), never by
+ * a scan testing each document (index-plans.ts).
  */
 export async function codedFacetCounts(
   db: Kysely<DB>,
   matched: SearchMatch | Expression<unknown>,
   limit: number,
   indexed = true,
-): Promise<{ counts: FacetCounts; matched: number }> {
-  const statement = facetCountsStatement(matched, limit);
+  documentsBelow?: number,
+): Promise<{ counts: FacetCounts; matched: number; documents?: string | null }> {
+  const statement = facetCountsStatement(matched, limit, documentsBelow);
   const { rows } = await withIndexPlansIf(indexed, db, 'postgres', (read) => statement.execute(read));
   const counts: FacetCounts = new Map();
   let documents = 0;
+  let ids: string | null = null;
   for (const row of rows) {
     if (row.facet === null) {
       documents = Number(row.count);
+      ids = row.value;
       continue;
     }
     let values = counts.get(row.facet);
     if (values === undefined) counts.set(row.facet, (values = new Map()));
     values.set(row.value!, Number(row.count));
   }
-  return { counts, matched: documents };
+  return { counts, matched: documents, ...(documentsBelow === undefined ? {} : { documents: ids }) };
 }
 
 /**

@@ -255,6 +255,21 @@ export async function facetsOfMatches(
         ? facetTermsMatch(listTerms)
         : undefined;
   const { counts, matched } = await countFacets(db, dialect, filter, documentsMatch, limit);
+  return renderedFacets(db, filter, requested, counts, matched);
+}
+
+/**
+ * The requested facets of a filter's matches from the counts of the first facetScanLimit of them, `matched` of
+ * them read (more than facetScanLimit: the counts are lower bounds).
+ */
+export async function renderedFacets(
+  db: Kysely<DB>,
+  filter: ResourceFilter,
+  requested: readonly FacetRequest[],
+  counts: FacetCounts,
+  matched: number,
+): Promise<{ facets: Facets; exact: boolean; matched: number }> {
+  const limit = SEARCH_LIMITS.facetScanLimit;
   const exact = matched <= limit;
   const facets: Facets = {};
   for (const name of requested) {
