@@ -8,10 +8,10 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../core/db/schema.js';
 import { filterFacetTerms } from '../resources/catalog-lists.js';
 import type { ResourceFilter } from '../resources/resource-views.repo.js';
-import { cappedTotal } from './capped-total.js';
 import { codedFacetCounts, matchedIdsAndCodes } from './resource-facet-codes.js';
 import { renderedFacets, SEARCH_LIMITS } from './resource-facets.js';
 import type { FacetRequest, Facets } from './resource-facets.js';
+import { documentsTotal } from './resource-totals.js';
 import type { Total } from './resource-totals.js';
 
 export interface CountedFacets {
@@ -35,7 +35,6 @@ export async function countedWithFacets(
   const terms = filterFacetTerms('postgres', filter);
   const rows = matchedIdsAndCodes({ ...filter.match!, facets: terms }, Math.max(cap, limit) + 1);
   const { counts, matched, documents } = await codedFacetCounts(db, rows, limit, true, cap + 1);
-  const counted = cappedTotal(matched, cap);
-  const total: Total = counted.exact ? { ...counted, documents: documents ?? '[]', facets: terms } : counted;
+  const total = documentsTotal(matched, documents, terms, cap);
   return { total, facets: await renderedFacets(db, filter, requested, counts, matched) };
 }

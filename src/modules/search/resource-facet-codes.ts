@@ -21,24 +21,23 @@ interface CountRow {
   count: string | number;
 }
 
+/** PostgreSQL: up to `rows` of a match's documents as the index yields them, with their ids and facet codes. */
+export const matchedIdsAndCodes = (match: SearchMatch, rows: number): RawBuilder<unknown> =>
+  sql`select v.resource_id, v.facet_codes from resource_search_vectors v where v.document @@ ${tsMatch(match)}
+    limit ${rows}`;
+
 /**
  * PostgreSQL: the vectors' facet codes of up to `limit` + 1 of a match's documents (as the index yields them, or
  * the documents its count read).
  */
 function matchedCodes(match: SearchMatch, limit: number): RawBuilder<unknown> {
   return match.documents === undefined
-    ? sql`select v.facet_codes from resource_search_vectors v where v.document @@ ${tsMatch(match)}
-        limit ${limit + 1}`
+    ? matchedIdsAndCodes(match, limit + 1)
     : // Joined, each id reads its one partition; as `= any(array)`, every partition probed for every id (at
       // 1M: 6 ms a partition for 2,001 ids, none of them its own).
       sql`select v.facet_codes from (${matchingResourceIds('postgres', match)} limit ${limit + 1}) i
         join resource_search_vectors v on v.resource_id = i.resource_id`;
 }
-
-/** PostgreSQL: up to `rows` of a match's documents as the index yields them, with their ids and facet codes. */
-export const matchedIdsAndCodes = (match: SearchMatch, rows: number): RawBuilder<unknown> =>
-  sql`select v.resource_id, v.facet_codes from resource_search_vectors v where v.document @@ ${tsMatch(match)}
-    limit ${rows}`;
 
 /**
  * The facet values of the first `limit` rows of `matched` (rows of facet_codes, at most `limit` + 1), one row per

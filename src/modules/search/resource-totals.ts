@@ -134,6 +134,20 @@ export async function withFacetTerms(
   return { ...filter, facetTerms: true };
 }
 
+/**
+ * A count read from the documents alone (up to `cap` + 1 of them): exact, it keeps the documents it read and the
+ * facet terms it read them with, for the page, the facets and the listed ids.
+ */
+export function documentsTotal(
+  count: number,
+  documents: string | null | undefined,
+  facets: string | undefined,
+  cap: number,
+): Total {
+  const counted = cappedTotal(count, cap);
+  return counted.exact ? { ...counted, documents: documents ?? '[]', facets } : counted;
+}
+
 export async function countMatches(
   db: Kysely<DB>,
   dialect: DialectName,
@@ -171,8 +185,7 @@ export async function countMatches(
     const { rows } = await withIndexPlans(db, dialect, (read) =>
       countedDocuments(dialect, { ...filter.match!, facets }, cap + 1).execute(read),
     );
-    const counted = cappedTotal(Number(rows[0]!.count), cap);
-    return counted.exact ? { ...counted, documents: rows[0]!.documents ?? '[]', facets } : counted;
+    return documentsTotal(Number(rows[0]!.count), rows[0]!.documents, facets, cap);
   }
   // Anything else checks the rows the filter names. The matches drive (plan 'gather'), never a walk of a whole
   // index with the filters as probes; catalog lists without a search are the documents' facet terms alone.
