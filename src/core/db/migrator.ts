@@ -42,6 +42,7 @@ import { resourceFacetCodes } from './migrations/0035_resource_facet_codes.js';
 import { resourceFieldsFts } from './migrations/0036_resource_fields_fts.js';
 import { documentFacetCodes } from './migrations/0037_document_facet_codes.js';
 import { vectorIdsInline } from './migrations/0038_vector_ids_inline.js';
+import { serverDocumentsNarrow } from './migrations/0039_server_documents_narrow.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -91,6 +92,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0036_resource_fields_fts': resourceFieldsFts,
   '0037_document_facet_codes': documentFacetCodes,
   '0038_vector_ids_inline': vectorIdsInline,
+  '0039_server_documents_narrow': serverDocumentsNarrow,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -298,15 +298,16 @@ export async function readFacetCount(
 /**
  * Whether a search ordered by a column tests rows of the sort index (MatchPlan 'scan'): when about
  * (offset + limit) × approved / matches rows, the matches being the count or, past the cap, the cap (the fewest
- * there can be), are at most SEARCH_LIMITS.scanRows.
+ * there can be), are at most `rows` (by default SEARCH_LIMITS.scanRows).
  */
 export async function scanPays(
   total: { total: number; exact: boolean },
   pageEnd: number,
   approved: () => Promise<number>,
+  rows: number = SEARCH_LIMITS.scanRows,
 ): Promise<boolean> {
   if (total.total === 0) return false;
-  return pageEnd * (await approved()) <= SEARCH_LIMITS.scanRows * total.total;
+  return pageEnd * (await approved()) <= rows * total.total;
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   countApprovedServers,
   isUnfiltered,
   listApprovedServers,
+  SERVER_SCAN_ROWS,
   serverFacets,
 } from './server-directory.repo.js';
 import type { ServerFacet, ServerFilter, ServerPlan } from './server-directory.repo.js';
@@ -59,7 +60,9 @@ export function createServerListsService(deps: {
     const pageEnd = request.offset + request.limit;
     const approved = () => readApprovedTotal(db);
     if (filter.search !== undefined) {
-      return sort !== 'relevance' && (await scanPays(counted, pageEnd, approved)) ? 'scan' : undefined;
+      const scans =
+        sort !== 'relevance' && (await scanPays(counted, pageEnd, approved, SERVER_SCAN_ROWS[dialect]));
+      return scans ? 'scan' : undefined;
     }
     // Past the cap the matches are at least that many: walking pays all the more.
     return (await walkPays(counted.total, pageEnd, approved)) ? 'walk' : undefined;
