@@ -88,24 +88,32 @@ export function createServerListsService(deps: {
       const counted = isUnfiltered(filter)
         ? readApprovedTotal(db).then((total) => ({ total, exact: true }))
         : countApprovedServers(db, dialect, filter);
+      // The facets are exact up to SEARCH_LIMITS.facetScanLimit matches, which the total tells; they start now.
+      const facets =
+        facetNames.length === 0
+          ? undefined
+          : serverFacets(
+              db,
+              dialect,
+              filter,
+              facetNames,
+              counted.then((matched) => matched.total),
+            );
       // Many matches are read by walking the sort index, as the resources' are (search/resource-facets.ts): a
       // search ordered by a column tests each row's text (scanPays), catalog lists alone probe each row's links
       // (walkPays). The count decides, so the page waits for it.
-      const plan = isUnfiltered(filter) ? undefined : await planOf(filter, sort, await counted, request);
-      const page = { limit: request.limit, offset: request.offset, plan };
-      const [rows, total, facets] = await Promise.all([
-        listApprovedServers(db, dialect, filter, sort, page),
-        counted,
-        // The facets need the total: exact up to SEARCH_LIMITS.facetScanLimit matches.
-        facetNames.length === 0
-          ? undefined
-          : counted.then((matched) => serverFacets(db, dialect, filter, facetNames, matched.total)),
-      ]);
+      const listed = (async () => {
+        const plan = isUnfiltered(filter) ? undefined : await planOf(filter, sort, await counted, request);
+        const page = { limit: request.limit, offset: request.offset, plan };
+        return listApprovedServers(db, dialect, filter, sort, page);
+      })();
+      // One Promise.all from the start: whichever fails first fails the request, and no rejection goes unheard.
+      const [rows, total, faceted] = await Promise.all([listed, counted, facets]);
       return {
         servers: rows.map((row) => toServerListItem(row, urls)),
         total: total.total,
         totalExact: total.exact,
-        ...(facets !== undefined ? { facets: facets.facets, facetsExact: facets.exact } : {}),
+        ...(faceted !== undefined ? { facets: faceted.facets, facetsExact: faceted.exact } : {}),
       };
     },
 
