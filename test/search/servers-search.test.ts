@@ -286,6 +286,32 @@ describe('GET /servers?search=', () => {
     expect(new Set(tiers).size).toBeGreaterThan(1);
   });
 
+  it('a search with tags or categories totals and lists exactly the approved matches linked to every list', async () => {
+    const filters: Array<{ tags?: string[]; categories?: string[] }> = [
+      { tags: [tags[0]!.id] },
+      { tags: [tags[0]!.id, tags[6]!.id] },
+      { categories: [categories[1]!.id] },
+      { tags: [tags[6]!.id], categories: [categories[0]!.id, categories[1]!.id] },
+    ];
+    // Servers that are not APPROVED carry these tags and words too (the corpus rejects or leaves a quarter).
+    expect(corpus.some((entry) => !entry.approved && entry.tagIds.includes(tags[0]!.id))).toBe(true);
+    for (const search of ['world', 'amb', 'ember hollow', 'nothingmatches']) {
+      for (const filter of filters) {
+        const lists = [
+          ...(filter.tags ? [`tags=${filter.tags.join(',')}`] : []),
+          ...(filter.categories ? [`categories=${filter.categories.join(',')}`] : []),
+        ];
+        const query = `search=${encodeURIComponent(search)}&${lists.join('&')}&limit=100`;
+        const body = await list(query);
+        const want = expected(search, filter).map((entry) => entry.id);
+        expect(body.servers.map((server) => server.id).sort(), query).toEqual([...want].sort());
+        expect(body.total, query).toBe(want.length);
+      }
+    }
+    expect(expected('world', { tags: [tags[0]!.id] }).length).toBeGreaterThan(0);
+    expect(corpus.some((entry) => !entry.approved && holds(entry.fields, 'world'))).toBe(true);
+  });
+
   it('sort=relevance without a search is the rank order', async () => {
     const [byRelevance, byRank] = await Promise.all([list('sort=relevance&limit=100'), list('limit=100')]);
     expect(byRelevance.servers.map((server) => server.id)).toEqual(byRank.servers.map((server) => server.id));

@@ -10,7 +10,7 @@ import type { CappedTotal } from '../search/capped-total.js';
 import { countMatchesUpTo, documentMatches, queryText, relevanceTier } from '../search/directory-match.js';
 import { textMatch } from '../search/resource-match.js';
 import { catalogFacet } from '../search/facets-catalog.js';
-import { withIndexPlansIf } from '../search/index-plans.js';
+import { withIndexPlans, withIndexPlansIf } from '../search/index-plans.js';
 import type { CatalogFacet } from '../search/facets-catalog.js';
 import { SEARCH_LIMITS } from '../search/resource-facets.js';
 import { SERVER_INDEX } from '../search/server-documents.js';
@@ -247,15 +247,37 @@ export async function countApprovedServers(
             .executeTakeFirst();
     return { total: Number(row?.usage_count ?? 0), exact: true };
   }
+  if (filter.search !== undefined) return countDocumentsLinked(db, dialect, filter.search, filter, cap);
   const matches = db
     .selectFrom('servers')
     .select(sql.lit(1).as('one'))
     .where(filterConditions(dialect, filter))
     .limit(cap + 1);
-  const count = db.selectFrom(matches.as('m')).select((eb) => eb.fn.countAll<number>().as('count'));
-  const { rows } = await withIndexPlansIf(filter.search !== undefined, db, dialect, (read) =>
-    read.executeQuery(count),
-  );
+  const row = await db
+    .selectFrom(matches.as('m'))
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return cappedTotal(Number(row.count), cap);
+}
+
+/**
+ * The count of a search with catalog lists, up to `cap`: its documents linked to every list, no server row read
+ * (only APPROVED servers have a document), under index plans (index-plans.ts). Joined to `servers` for their
+ * status, a common word with a tag at 1M resources (180k servers; 5,331 matches) hashed every APPROVED server's
+ * id: 138–213 ms against 52.
+ */
+async function countDocumentsLinked(
+  db: Executor,
+  dialect: DialectName,
+  search: SearchQuery,
+  filter: ServerFilter,
+  cap: number,
+): Promise<CappedTotal> {
+  const linked = catalogListsOf(filter).map((list) => sql<SqlBool>`d.server_id in ${linkedServers(list)}`);
+  const count = sql<{ count: string | number }>`select count(*) as count from (select 1 from server_search d
+    where ${documentMatches(dialect, SERVER_INDEX, 'd', search)} and ${sql.join(linked, sql` and `)}
+    limit ${cap + 1}) m`;
+  const { rows } = await withIndexPlans(db, dialect, (read) => count.execute(read));
   return cappedTotal(Number(rows[0]?.count ?? 0), cap);
 }
 

@@ -8,7 +8,7 @@ const INLINE_COLUMNS = ['server_id', 'name_text'] as const;
 /**
  * PostgreSQL: server_search keeps only its id, name and short values in each row and stores the long ones (the
  * document, the description's text, the keywords) out of line, so that a row is ~200 bytes instead of 1.5–4 KB
- * (the heap at 1M resources, 180k servers: 257 → 31 MB), and its existing rows are rewritten that way.
+ * (the heap at 1M resources, 180k servers: 257 → 32 MB), and its existing rows are rewritten that way.
  * Why: GIN has no index-only scans, so counting a search's matches (every search counts them, to the cap)
  * visits the table row of each one to see that it is visible; with the text inline (~5 rows a page) a count to
  * 10,001 of a word in 17% of the servers read 6,900 pages (18–82 ms), against 940 (7–18 ms) with narrow rows.
@@ -21,7 +21,7 @@ const INLINE_COLUMNS = ['server_id', 'name_text'] as const;
  * (~4 buffers per id read), and a search hands on the ids it matched and its relevance compares the name. The
  * resources' vectors have a narrow table of their own (0034), whose documents are nearly all over 2 KB; a
  * server's document is read by the same row that holds its text, so no second table and no trigger are needed.
- * Adding the column rewrites every row under the new settings (26 s at 1M). SQLite is unchanged: FTS5 counts
+ * Adding the column rewrites every row under the new settings (25 s at 1M). SQLite is unchanged: FTS5 counts
  * from its own index.
  */
 export function serverDocumentsNarrow({ dialect }: MigrationContext) {
