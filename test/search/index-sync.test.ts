@@ -5,6 +5,7 @@
 // and on SQLite FTS5 checks its index against its content table. Rebuilds restore a wiped or stale index.
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { timestampType } from '../../src/core/db/dialect.js';
 import { ftsMatch, PREFIX_TERM_LENGTHS } from '../../src/modules/search/match.js';
 import { tsMatch } from '../../src/modules/search/resource-match.js';
 import { ftsFacetTerms } from '../../src/core/db/migrations/0031_fts_facet_terms.js';
@@ -560,7 +561,7 @@ describe('rebuild', () => {
 /** What the migrator gives a migration on this test's database. */
 function migrationContext(): MigrationContext {
   const { dialect } = t.app.context.database;
-  return { dialect, ts: dialect === 'postgres' ? 'timestamptz' : 'text' };
+  return { dialect, ts: timestampType(dialect) };
 }
 
 describe('documents written before migration 0031', () => {

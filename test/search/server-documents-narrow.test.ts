@@ -4,6 +4,7 @@
 // dialects.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { timestampType } from '../../src/core/db/dialect.js';
 import { serverDocumentsNarrow } from '../../src/core/db/migrations/0039_server_documents_narrow.js';
 import type { MigrationContext } from '../../src/core/db/migrator.js';
 import { buildTestApp } from '../helpers/app.js';
@@ -28,7 +29,7 @@ afterAll(async () => t?.close());
 const database = () => t.app.context.database;
 const migration = () => {
   const { dialect } = database();
-  const context: MigrationContext = { dialect, ts: dialect === 'postgres' ? 'timestamptz' : 'text' };
+  const context: MigrationContext = { dialect, ts: timestampType(dialect) };
   return serverDocumentsNarrow(context);
 };
 

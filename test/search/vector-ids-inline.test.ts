@@ -5,6 +5,7 @@
 // are checked on both dialects.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { timestampType } from '../../src/core/db/dialect.js';
 import { vectorIdsInline } from '../../src/core/db/migrations/0038_vector_ids_inline.js';
 import type { MigrationContext } from '../../src/core/db/migrator.js';
 import { buildTestApp } from '../helpers/app.js';
@@ -30,7 +31,7 @@ afterAll(async () => t?.close());
 const database = () => t.app.context.database;
 const migration = () => {
   const { dialect } = database();
-  const context: MigrationContext = { dialect, ts: dialect === 'postgres' ? 'timestamptz' : 'text' };
+  const context: MigrationContext = { dialect, ts: timestampType(dialect) };
   return vectorIdsInline(context);
 };
 
