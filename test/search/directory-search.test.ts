@@ -139,6 +139,63 @@ describe('server documents', () => {
   });
 });
 
+describe('server documents: tags and categories as terms (migration 0040)', () => {
+  /** The names GET /servers lists for a search with these lists, its total checked against them. */
+  async function namesWith(search: string, lists: string): Promise<string[]> {
+    const body = await call('GET', `/servers?search=${encodeURIComponent(search)}&${lists}`);
+    expect(body.total).toBe(body.servers.length);
+    return body.servers.map((server: { name: string }) => server.name).sort();
+  }
+  async function storedTerms(serverId: string): Promise<string | undefined> {
+    const row = await t.app.context.database.db
+      .selectFrom('server_search')
+      .select('facet_terms')
+      .where('server_id', '=', serverId)
+      .executeTakeFirst();
+    return row?.facet_terms;
+  }
+
+  it('follow PATCH of tags and categories, and catalog deletions; any value of a list, every list', async () => {
+    const [tagA, tagB] = await Promise.all([
+      call('POST', '/server-tags', p.admin.headers, { name: 'Termtag A', slug: 'termtag-a' }),
+      call('POST', '/server-tags', p.admin.headers, { name: 'Termtag B', slug: 'termtag-b' }),
+    ]);
+    const category = await call('POST', '/server-categories', p.admin.headers, {
+      name: 'Termcat',
+      slug: 'termcat',
+    });
+    const server = await createApprovedServer(t.app, p.user, p.moderator, {
+      name: 'Tapir Lodge',
+      tagIds: [tagA.id],
+      categoryIds: [category.id],
+    });
+    await createApprovedServer(t.app, p.user, p.moderator, { name: 'Tapir Burrow', tagIds: [tagB.id] });
+    expect(await storedTerms(server.id)).toBe(
+      [`#category/${category.id}`, `#tag/${tagA.id}`].sort().join(' '),
+    );
+    expect(await namesWith('tapir', `tags=${tagA.id}`)).toEqual(['Tapir Lodge']);
+    expect(await namesWith('tapir', `tags=${tagA.id},${tagB.id}`)).toEqual(['Tapir Burrow', 'Tapir Lodge']);
+    expect(await namesWith('tapir', `tags=${tagA.id},${tagB.id}&categories=${category.id}`)).toEqual([
+      'Tapir Lodge',
+    ]);
+    // A tag's name is a word of the keywords, not a term: its id is no word a search could ask for.
+    expect(await namesWith(tagA.id, '')).toEqual([]);
+
+    await call('PATCH', `/servers/${server.id}`, p.user.headers, { tagIds: [tagB.id], categoryIds: [] });
+    expect(await storedTerms(server.id)).toBe(`#tag/${tagB.id}`);
+    expect(await namesWith('tapir', `tags=${tagA.id}`)).toEqual([]);
+    expect(await namesWith('tapir', `tags=${tagB.id}`)).toEqual(['Tapir Burrow', 'Tapir Lodge']);
+    expect(await namesWith('tapir', `categories=${category.id}`)).toEqual([]);
+    for (const sort of ['rank', 'relevance', 'newest']) {
+      expect(await namesWith('tapir lodge', `tags=${tagB.id}&sort=${sort}`)).toEqual(['Tapir Lodge']);
+    }
+
+    await call('DELETE', '/server-tags/termtag-b', p.admin.headers);
+    expect(await storedTerms(server.id)).toBe('');
+    expect(await namesWith('tapir', '')).toEqual(['Tapir Burrow', 'Tapir Lodge']);
+  });
+});
+
 describe('owner renames', () => {
   it("a team's rename refreshes its team document and the documents of its resources and servers", async () => {
     const team = await createTeam(t.app, p.user, { name: 'Pelican Crew', description: 'We build harbors' });

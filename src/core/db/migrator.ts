@@ -43,6 +43,7 @@ import { resourceFieldsFts } from './migrations/0036_resource_fields_fts.js';
 import { documentFacetCodes } from './migrations/0037_document_facet_codes.js';
 import { vectorIdsInline } from './migrations/0038_vector_ids_inline.js';
 import { serverDocumentsNarrow } from './migrations/0039_server_documents_narrow.js';
+import { serverFacetTerms } from './migrations/0040_server_facet_terms.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -93,6 +94,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0037_document_facet_codes': documentFacetCodes,
   '0038_vector_ids_inline': vectorIdsInline,
   '0039_server_documents_narrow': serverDocumentsNarrow,
+  '0040_server_facet_terms': serverFacetTerms,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

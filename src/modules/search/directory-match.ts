@@ -31,7 +31,9 @@ function ftsText(query: SearchQuery, columns?: readonly string[]): string {
 
 /**
  * True for the rows of `index.table` (under `alias`) whose document matches the query, within the first `fields`
- * columns when given. Words are letters and digits only (text.ts), and the text is a bound parameter.
+ * columns when given. Words are letters and digits only (text.ts), and the text is a bound parameter. `terms`
+ * (PostgreSQL only) is a tsquery of the document's other lexemes ANDed in the same index scan, e.g. the servers'
+ * facet terms (migration 0040).
  */
 export function documentMatches(
   dialect: DialectName,
@@ -39,12 +41,16 @@ export function documentMatches(
   alias: string,
   query: SearchQuery,
   fields?: number,
+  terms?: string,
 ): RawBuilder<SqlBool> {
   const columns = fields === undefined ? undefined : index.columns.slice(0, fields);
   if (dialect === 'postgres') {
     const weights = columns === undefined ? '' : columns.map((column) => column.weight).join('');
-    return sql<SqlBool>`${sql.ref(`${alias}.document`)} @@ to_tsquery('simple', ${tsQuery(query, weights)})`;
+    const words = sql`to_tsquery('simple', ${tsQuery(query, weights)})`;
+    const tsquery = terms === undefined ? words : sql`(${words} && ${terms}::tsquery)`;
+    return sql<SqlBool>`${sql.ref(`${alias}.document`)} @@ ${tsquery}`;
   }
+  if (terms !== undefined) throw new Error('documentMatches: terms are PostgreSQL lexemes');
   const match = ftsText(
     query,
     columns?.map((column) => column.name),

@@ -21,7 +21,7 @@ export interface DocumentKind<Source> {
   table: string;
   /** Its column holding the indexed object's id (e.g. 'server_id'). */
   key: string;
-  /** Its text columns, in weight order. */
+  /** The columns a write replaces: its text columns in weight order, then any others its document holds. */
   columns: readonly string[];
   /** The sources of these ids (missing ids are absent). */
   load(db: Executor, ids: readonly string[]): Promise<Source[]>;

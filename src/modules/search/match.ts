@@ -39,6 +39,9 @@ export function ftsQuery(query: SearchQuery): string {
 /** Every search document gives each of its text columns its own weight (directory-match.ts, 0024). */
 const COLUMN_WEIGHTS = 'ABCD';
 
+/** A lexeme as a tsquery operand, taken literally (`'#tag/x'`, no parsing): quotes and backslashes escaped. */
+export const tsLexeme = (lexeme: string): string => `'${lexeme.replace(/['\\]/g, (c) => `\\${c}`)}'`;
+
 /**
  * PostgreSQL tsquery text of the whole query, optionally within some weights: the words ANDed, then each phrase
  * with `<->` (followed by) within one weight: `user:AB & 81:AB & 8:*AB & (user:A <-> 81:A <-> 8:*A | …B…)`.

@@ -4,6 +4,7 @@
 // facets of `type=MOD` alone, are answered from counters too. Categories belong to one type, so they need none.
 import type { DialectName } from '../../core/db/database.js';
 import type { CatalogRefs } from '../resources/catalog-refs.repo.js';
+import { tsLexeme } from './match.js';
 
 export type FacetName = 'type' | 'tag' | 'category' | 'version';
 export type FacetKey = [facet: FacetName, scope: string, value: string];
@@ -56,7 +57,7 @@ export const FTS_FACET_TERMS = (() => {
 })();
 
 /** The term quoted as a tsquery operand. */
-const tsFacetTerm = (key: FacetKey) => `'${facetTermOf(key).replace(/['\\]/g, (c) => `\\${c}`)}'`;
+const tsFacetTerm = (key: FacetKey) => tsLexeme(facetTermOf(key));
 
 /** The term quoted as an FTS5 string. */
 const ftsFacetTerm = (key: FacetKey) => `"${ftsFacetTermOf(key).replaceAll('"', '""')}"`;

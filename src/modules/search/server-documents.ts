@@ -22,7 +22,15 @@ export interface ServerSource {
   owner_team_name: string | null;
   /** Tag and category names. */
   catalog: string[];
+  /** Tag and category terms (serverFacetTerm). */
+  terms: string[];
 }
+
+/**
+ * A tag or category of a server as a term of its document (migration 0040): on PostgreSQL a lexeme of its
+ * tsvector, which no search word can reach (words are letters and digits only, search/text.ts).
+ */
+export const serverFacetTerm = (kind: 'tag' | 'category', id: string): string => `#${kind}/${id}`;
 
 export const SERVER_INDEX: DocumentIndex = {
   table: 'server_search',
@@ -61,30 +69,42 @@ async function loadServerSources(db: Executor, ids: readonly string[]): Promise<
     db
       .selectFrom('server_tag_links')
       .innerJoin('server_tags', 'server_tags.id', 'server_tag_links.tag_id')
-      .select(['server_tag_links.server_id', 'server_tags.name'])
+      .select(['server_tag_links.server_id', 'server_tags.id', 'server_tags.name'])
       .where('server_tag_links.server_id', 'in', ids)
       .execute(),
     db
       .selectFrom('server_category_links')
       .innerJoin('server_categories', 'server_categories.id', 'server_category_links.category_id')
-      .select(['server_category_links.server_id', 'server_categories.name'])
+      .select(['server_category_links.server_id', 'server_categories.id', 'server_categories.name'])
       .where('server_category_links.server_id', 'in', ids)
       .execute(),
   ]);
   const names = new Map<string, string[]>();
-  for (const link of [...tags, ...categories]) {
-    const list = names.get(link.server_id) ?? [];
-    list.push(link.name);
-    names.set(link.server_id, list);
+  const terms = new Map<string, string[]>();
+  const add = (map: Map<string, string[]>, serverId: string, value: string) => {
+    const list = map.get(serverId) ?? [];
+    list.push(value);
+    map.set(serverId, list);
+  };
+  for (const [kind, links] of [
+    ['tag', tags],
+    ['category', categories],
+  ] as const) {
+    for (const link of links) {
+      add(names, link.server_id, link.name);
+      add(terms, link.server_id, serverFacetTerm(kind, link.id));
+    }
   }
-  return rows.map((row) => Object.assign(row, { catalog: names.get(row.id) ?? [] }));
+  return rows.map((row) =>
+    Object.assign(row, { catalog: names.get(row.id) ?? [], terms: terms.get(row.id) ?? [] }),
+  );
 }
 
 export const SERVER_DOCUMENTS: DocumentKind<ServerSource> = {
   name: 'servers',
   table: 'server_search',
   key: 'server_id',
-  columns: SERVER_INDEX.columns.map((column) => column.name),
+  columns: [...SERVER_INDEX.columns.map((column) => column.name), 'facet_terms'],
   load: loadServerSources,
   idOf: (source) => source.id,
   document(source) {
@@ -96,6 +116,8 @@ export const SERVER_DOCUMENTS: DocumentKind<ServerSource> = {
       keywords_text: indexText([...source.catalog, source.short_description ?? ''].join(' ')),
       body_text: indexText(stripMarkdown(source.description ?? ''), MAX_BODY_WORDS),
       owner_text: indexText(owner.filter((part) => part !== null).join(' ')),
+      // Sorted as migration 0040 fills them (byte order: the terms are ASCII).
+      facet_terms: [...source.terms].sort().join(' '),
     };
   },
   ...sourceRows('servers', true),

@@ -8,12 +8,11 @@ import type { DB } from '../../core/db/schema.js';
 import { cappedTotal } from '../search/capped-total.js';
 import type { CappedTotal } from '../search/capped-total.js';
 import { countMatchesUpTo, documentMatches, queryText, relevanceTier } from '../search/directory-match.js';
+import { tsLexeme } from '../search/match.js';
 import { textMatch } from '../search/resource-match.js';
-import { catalogFacet } from '../search/facets-catalog.js';
 import { withIndexPlans, withIndexPlansIf } from '../search/index-plans.js';
-import type { CatalogFacet } from '../search/facets-catalog.js';
 import { SEARCH_LIMITS } from '../search/resource-facets.js';
-import { SERVER_INDEX } from '../search/server-documents.js';
+import { SERVER_INDEX, serverFacetTerm } from '../search/server-documents.js';
 import type { SearchQuery } from '../search/text.js';
 import { cards, sorted } from './server-reads.repo.js';
 import type { ServerCardRow, ServerSort } from './server-reads.repo.js';
@@ -48,19 +47,19 @@ export const isUnfiltered = (filter: ServerFilter): boolean =>
   (filter.tagIds ?? []).length === 0;
 
 /** A catalog filter of the directory: its link table and column, and the wanted values (any of them). */
-interface ServerCatalogList {
-  field: 'tagIds' | 'categoryIds';
+export interface ServerCatalogList {
+  kind: 'tag' | 'category';
   table: 'server_category_links' | 'server_tag_links';
   column: 'category_id' | 'tag_id';
   ids: readonly string[];
 }
 
 /** The filter's catalog lists that ask for something, tags first. */
-function catalogListsOf(filter: ServerFilter): ServerCatalogList[] {
+export function catalogListsOf(filter: ServerFilter): ServerCatalogList[] {
   const lists: ServerCatalogList[] = [
-    { field: 'tagIds', table: 'server_tag_links', column: 'tag_id', ids: filter.tagIds ?? [] },
+    { kind: 'tag', table: 'server_tag_links', column: 'tag_id', ids: filter.tagIds ?? [] },
     {
-      field: 'categoryIds',
+      kind: 'category',
       table: 'server_category_links',
       column: 'category_id',
       ids: filter.categoryIds ?? [],
@@ -69,8 +68,39 @@ function catalogListsOf(filter: ServerFilter): ServerCatalogList[] {
   return lists.filter((list) => list.ids.length > 0);
 }
 
+/**
+ * PostgreSQL: the filter's catalog lists as its documents' facet terms (migration 0040), a tsquery ANDed with the
+ * search's words in one GIN scan: any value of each list, every list. Counting a common word with a tag on 36k
+ * servers hashed the tag's links against the word's documents (~50 ms at 1M resources, 180k servers).
+ */
+function listTerms(dialect: DialectName, filter: ServerFilter): string | undefined {
+  const lists = catalogListsOf(filter);
+  if (dialect !== 'postgres' || lists.length === 0) return undefined;
+  return lists
+    .map((list) => `(${list.ids.map((id) => tsLexeme(serverFacetTerm(list.kind, id))).join(' | ')})`)
+    .join(' & ');
+}
+
+/**
+ * The server_search rows (under `alias`) of the filter's search: its words and, on PostgreSQL, its catalog lists'
+ * terms. Only APPROVED servers have a document, so these are the filter's matches but for besideDocuments.
+ */
+export const searchDocuments = (
+  dialect: DialectName,
+  search: SearchQuery,
+  filter: ServerFilter,
+  alias: string,
+) => documentMatches(dialect, SERVER_INDEX, alias, search, undefined, listTerms(dialect, filter));
+
+/**
+ * What a search's documents (searchDocuments) leave to be checked: the catalog lists on SQLite, whose FTS5 index
+ * holds no facet terms (they are checked through their links); nothing on PostgreSQL.
+ */
+export const besideDocuments = (dialect: DialectName, filter: ServerFilter): ServerFilter =>
+  dialect === 'postgres' ? {} : { categoryIds: filter.categoryIds ?? [], tagIds: filter.tagIds ?? [] };
+
 /** True when the server `serverId` names is linked to any of the list's values: a probe of its own links. */
-const linkProbe = (list: ServerCatalogList, serverId: string) =>
+export const linkProbe = (list: ServerCatalogList, serverId: string) =>
   sql<SqlBool>`exists (select 1 from ${sql.table(list.table)} lp where lp.server_id = ${sql.ref(serverId)}
     and lp.${sql.ref(list.column)} in (${sql.join(list.ids)}) limit 1)`;
 
@@ -114,14 +144,15 @@ export function filterConditions(dialect: DialectName, filter: ServerFilter, pla
       const matches = eb
         .selectFrom('server_search')
         .select('server_search.server_id')
-        .where(documentMatches(dialect, SERVER_INDEX, 'server_search', filter.search));
+        .where(searchDocuments(dialect, filter.search, filter, 'server_search'));
       // PostgreSQL: `offset 0` keeps the matches a list of their own (a planner fence). Otherwise the planner
       // walks the sort index testing each row's document, which it costs as an operator call while it reads the
       // document out of line (migration 0039: ~8 buffers a row): `crop lamps`, 847 matches among 180k
       // servers, walked 8,513 rows in 54 ms against 9–24 ms probing the matches.
       conditions.push(eb('servers.id', 'in', dialect === 'postgres' ? matches.offset(0) : matches));
     }
-    for (const list of catalogListsOf(filter)) {
+    const gathered = filter.search !== undefined && plan !== 'scan';
+    for (const list of catalogListsOf(gathered ? besideDocuments(dialect, filter) : filter)) {
       conditions.push(
         plan === 'walk'
           ? linkProbe(list, 'servers.id')
@@ -160,7 +191,6 @@ export async function listApprovedServers(
     const gathered = search !== undefined && page.plan !== 'scan';
     return cardsOf(db, dialect, await pageIds(gathered, db, dialect, ids));
   }
-  const { search: _matched, ...rest } = filter;
   const tier = relevanceTier(
     dialect,
     SERVER_INDEX,
@@ -172,8 +202,8 @@ export async function listApprovedServers(
     .selectFrom('server_search')
     .innerJoin('servers', 'servers.id', 'server_search.server_id')
     .select('servers.id')
-    .where(documentMatches(dialect, SERVER_INDEX, 'server_search', search))
-    .where(filterConditions(dialect, rest))
+    .where(searchDocuments(dialect, search, filter, 'server_search'))
+    .where(filterConditions(dialect, besideDocuments(dialect, filter)))
     .orderBy(tier)
     .orderBy('servers.rank', (ob) => ob.asc().nullsLast())
     .orderBy('servers.id')
@@ -261,10 +291,10 @@ export async function countApprovedServers(
 }
 
 /**
- * The count of a search with catalog lists, up to `cap`: its documents linked to every list, no server row read
- * (only APPROVED servers have a document), under index plans (index-plans.ts). Joined to `servers` for their
- * status, a common word with a tag at 1M resources (180k servers; 5,331 matches) hashed every APPROVED server's
- * id: 138–213 ms against 52.
+ * The count of a search with catalog lists, up to `cap`: its documents with every list's terms (PostgreSQL) or
+ * linked to every list (SQLite), no server row read (only APPROVED servers have a document), under index plans
+ * (index-plans.ts). Joined to `servers` for their status, a common word with a tag at 1M resources (180k
+ * servers; 5,331 matches) hashed every APPROVED server's id: 138–213 ms, against 52 linked and ? with terms.
  */
 async function countDocumentsLinked(
   db: Executor,
@@ -273,95 +303,14 @@ async function countDocumentsLinked(
   filter: ServerFilter,
   cap: number,
 ): Promise<CappedTotal> {
-  const linked = catalogListsOf(filter).map((list) => sql<SqlBool>`d.server_id in ${linkedServers(list)}`);
+  const conditions = [
+    searchDocuments(dialect, search, filter, 'd'),
+    ...catalogListsOf(besideDocuments(dialect, filter)).map(
+      (list) => sql<SqlBool>`d.server_id in ${linkedServers(list)}`,
+    ),
+  ];
   const count = sql<{ count: string | number }>`select count(*) as count from (select 1 from server_search d
-    where ${documentMatches(dialect, SERVER_INDEX, 'd', search)} and ${sql.join(linked, sql` and `)}
-    limit ${cap + 1}) m`;
+    where ${sql.join(conditions, sql` and `)} limit ${cap + 1}) m`;
   const { rows } = await withIndexPlans(db, dialect, (read) => count.execute(read));
   return cappedTotal(Number(rows[0]?.count ?? 0), cap);
-}
-
-/**
- * Up to `limit` ids of the servers a filter without a search matches, driven by its first list's link rows
- * (distinct: a server can carry several of the asked values), each checked against the other lists and for
- * being APPROVED. `servers.id in (links)` first listed every linked id (a tag on 80,554 servers at 1M: 44 → 5
- * ms per facet). Only APPROVED servers have a search document (search/server-documents.ts), and server_search's
- * key is narrow and rarely written (index-only probes): checking that instead of each server's row took the
- * check of a tag's first 2,000 links from 22 to 5 ms at 1M resources (180k servers).
- */
-function linkDrivenServers(filter: ServerFilter, limit: number) {
-  const [driver, ...others] = catalogListsOf(filter);
-  const checks = [
-    sql<SqlBool>`exists (select 1 from server_search d where d.server_id = k.server_id)`,
-    ...others.map((list) => linkProbe(list, 'k.server_id')),
-  ];
-  return sql`(select distinct k.server_id from ${sql.table(driver!.table)} k
-    where k.${sql.ref(driver!.column)} in (${sql.join(driver!.ids)}) and ${sql.join(checks, sql` and `)}
-    limit ${limit})`;
-}
-
-export const SERVER_FACETS = ['tags', 'categories'] as const;
-export type ServerFacet = (typeof SERVER_FACETS)[number];
-
-const FACETS: Record<ServerFacet, CatalogFacet> = {
-  tags: {
-    links: 'server_tag_links',
-    object: 'server_id',
-    entry: 'tag_id',
-    catalog: 'server_tags',
-    key: 'slug',
-    usage: 'usage_count',
-  },
-  categories: {
-    links: 'server_category_links',
-    object: 'server_id',
-    entry: 'category_id',
-    catalog: 'server_categories',
-    key: 'slug',
-    usage: 'usage_count',
-  },
-};
-
-/**
- * Facet counts over the APPROVED servers matching the filter (all of its filters apply, as in Meilisearch, the
- * facet's own included); without any filter they are the catalogs' maintained usage counts. `matched` is the
- * filter's total: past SEARCH_LIMITS.facetScanLimit only that many matches are counted (each count a lower bound,
- * `exact` false), as for resources, since counting every link of 80k matches cost ~1 s at 200k servers. The
- * first facetScanLimit matches are all of them when there are no more, so the facets do not wait for the total,
- * and each facet is counted on a connection of its own: at 1M resources (180k servers) a search's facets took
- * the count's time plus each facet's (~17 + 25 + 24 ms) one after the other.
- */
-export async function serverFacets(
-  db: Kysely<DB>,
-  dialect: DialectName,
-  filter: ServerFilter,
-  names: readonly ServerFacet[],
-  matched: Promise<number>,
-): Promise<{ facets: Partial<Record<ServerFacet, Record<string, number>>>; exact: boolean }> {
-  const limit = SEARCH_LIMITS.facetScanLimit;
-  // A search's matches are read from the GIN index (index-plans.ts): the planner would otherwise scan the
-  // documents or the links (1.2–2.5 s for some searches at 1M resources).
-  const counted = names.map(async (name) => {
-    const counts = await withIndexPlansIf(filter.search !== undefined, db, dialect, (read) =>
-      catalogFacet(read, FACETS[name], matchingServers(read, dialect, filter, limit)),
-    );
-    return [name, counts] as const;
-  });
-  const [facets, total] = await Promise.all([Promise.all(counted), matched]);
-  return { facets: Object.fromEntries(facets), exact: isUnfiltered(filter) || total <= limit };
-}
-
-/** The ids of up to `limit` servers a filter matches, for facets: null without a filter (all of them). */
-function matchingServers(db: Executor, dialect: DialectName, filter: ServerFilter, limit: number) {
-  if (isUnfiltered(filter)) return null;
-  if (filter.search === undefined) return linkDrivenServers(filter, limit);
-  if (catalogListsOf(filter).length === 0) {
-    // A search alone: its documents are its matches (only APPROVED servers have one), no server row read.
-    return db
-      .selectFrom('server_search')
-      .select('server_search.server_id')
-      .where(documentMatches(dialect, SERVER_INDEX, 'server_search', filter.search))
-      .limit(limit);
-  }
-  return db.selectFrom('servers').select('servers.id').where(filterConditions(dialect, filter)).limit(limit);
 }

@@ -15,9 +15,10 @@ import {
   isUnfiltered,
   listApprovedServers,
   SERVER_SCAN_ROWS,
-  serverFacets,
 } from './server-directory.repo.js';
-import type { ServerFacet, ServerFilter, ServerPlan } from './server-directory.repo.js';
+import type { ServerFilter, ServerPlan } from './server-directory.repo.js';
+import { serverFacets } from './server-facets.repo.js';
+import type { ServerFacet } from './server-facets.repo.js';
 import { listServersOfOwner } from './server-reads.repo.js';
 import type { ServerSort } from './server-reads.repo.js';
 import { toServerListItem, toServerSummary } from './servers.mapper.js';

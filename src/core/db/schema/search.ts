@@ -77,6 +77,11 @@ export interface ServerSearchTable {
   body_text: string;
   /** Weight D: the owner's username and display name, or the team's name. */
   owner_text: string;
+  /**
+   * The server's tags and categories as terms, `#tag/<id> #category/<id>`, sorted, one space apart (0040); on
+   * PostgreSQL also lexemes of its document.
+   */
+  facet_terms: string;
 }
 
 /** One row per team. */
