@@ -294,7 +294,8 @@ export async function countApprovedServers(
  * The count of a search with catalog lists, up to `cap`: its documents with every list's terms (PostgreSQL) or
  * linked to every list (SQLite), no server row read (only APPROVED servers have a document), under index plans
  * (index-plans.ts). Joined to `servers` for their status, a common word with a tag at 1M resources (180k
- * servers; 5,331 matches) hashed every APPROVED server's id: 138–213 ms, against 52 linked and ? with terms.
+ * servers; 5,331 matches) hashed every APPROVED server's id: 138–213 ms, against 52 linked; with the terms,
+ * 100 searches with a tag on 32k servers took p50 / p90 17.6 / 41 ms a request, against 34.7 / 168 linked.
  */
 async function countDocumentsLinked(
   db: Executor,

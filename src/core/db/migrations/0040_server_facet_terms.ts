@@ -31,8 +31,8 @@ const FILLED_TERMS = {
  * serverFacetTerm), written with the rest of the document. On PostgreSQL they also become lexemes of its
  * tsvector, so that a search with tags or categories is one GIN scan intersecting the words with the lists'
  * terms. Before, the count hashed the lists' link rows against the search's documents: at 1M resources (180k
- * servers) a common word with a tag on 36k servers read 36k links and 30k documents for every request (p50
- * ~55 ms). The document column is dropped (and its index with it) before the terms are filled, so the rows
+ * servers) 100 searches with a tag on 32k servers took p50 / p90 34.7 / 168 ms a request, 17.6 / 41 after.
+ * The migration took 38 s there. The document column is dropped (and its index with it) before the terms are filled, so the rows
  * are written once and the GIN index built once. SQLite keeps the same column (the same document on both
  * dialects); its FTS5 index does not read it: the servers' search with lists there counts through the links.
  */
