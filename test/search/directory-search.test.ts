@@ -26,8 +26,9 @@ async function call(
   return response.statusCode === 204 ? undefined : response.json();
 }
 
-async function serverNames(search: string): Promise<string[]> {
-  const body = await call('GET', `/servers?search=${encodeURIComponent(search)}`);
+/** The names GET /servers lists for a search (and `lists`, e.g. `tags=…`), its total checked against them. */
+async function serverNames(search: string, lists = ''): Promise<string[]> {
+  const body = await call('GET', `/servers?search=${encodeURIComponent(search)}&${lists}`);
   expect(body.total).toBe(body.servers.length);
   return body.servers.map((server: { name: string }) => server.name).sort();
 }
@@ -140,12 +141,6 @@ describe('server documents', () => {
 });
 
 describe('server documents: tags and categories as terms (migration 0040)', () => {
-  /** The names GET /servers lists for a search with these lists, its total checked against them. */
-  async function namesWith(search: string, lists: string): Promise<string[]> {
-    const body = await call('GET', `/servers?search=${encodeURIComponent(search)}&${lists}`);
-    expect(body.total).toBe(body.servers.length);
-    return body.servers.map((server: { name: string }) => server.name).sort();
-  }
   async function storedTerms(serverId: string): Promise<string | undefined> {
     const row = await t.app.context.database.db
       .selectFrom('server_search')
@@ -173,26 +168,26 @@ describe('server documents: tags and categories as terms (migration 0040)', () =
     expect(await storedTerms(server.id)).toBe(
       [`#category/${category.id}`, `#tag/${tagA.id}`].sort().join(' '),
     );
-    expect(await namesWith('tapir', `tags=${tagA.id}`)).toEqual(['Tapir Lodge']);
-    expect(await namesWith('tapir', `tags=${tagA.id},${tagB.id}`)).toEqual(['Tapir Burrow', 'Tapir Lodge']);
-    expect(await namesWith('tapir', `tags=${tagA.id},${tagB.id}&categories=${category.id}`)).toEqual([
+    expect(await serverNames('tapir', `tags=${tagA.id}`)).toEqual(['Tapir Lodge']);
+    expect(await serverNames('tapir', `tags=${tagA.id},${tagB.id}`)).toEqual(['Tapir Burrow', 'Tapir Lodge']);
+    expect(await serverNames('tapir', `tags=${tagA.id},${tagB.id}&categories=${category.id}`)).toEqual([
       'Tapir Lodge',
     ]);
     // A tag's name is a word of the keywords, not a term: its id is no word a search could ask for.
-    expect(await namesWith(tagA.id, '')).toEqual([]);
+    expect(await serverNames(tagA.id, '')).toEqual([]);
 
     await call('PATCH', `/servers/${server.id}`, p.user.headers, { tagIds: [tagB.id], categoryIds: [] });
     expect(await storedTerms(server.id)).toBe(`#tag/${tagB.id}`);
-    expect(await namesWith('tapir', `tags=${tagA.id}`)).toEqual([]);
-    expect(await namesWith('tapir', `tags=${tagB.id}`)).toEqual(['Tapir Burrow', 'Tapir Lodge']);
-    expect(await namesWith('tapir', `categories=${category.id}`)).toEqual([]);
+    expect(await serverNames('tapir', `tags=${tagA.id}`)).toEqual([]);
+    expect(await serverNames('tapir', `tags=${tagB.id}`)).toEqual(['Tapir Burrow', 'Tapir Lodge']);
+    expect(await serverNames('tapir', `categories=${category.id}`)).toEqual([]);
     for (const sort of ['rank', 'relevance', 'newest']) {
-      expect(await namesWith('tapir lodge', `tags=${tagB.id}&sort=${sort}`)).toEqual(['Tapir Lodge']);
+      expect(await serverNames('tapir lodge', `tags=${tagB.id}&sort=${sort}`)).toEqual(['Tapir Lodge']);
     }
 
     await call('DELETE', '/server-tags/termtag-b', p.admin.headers);
     expect(await storedTerms(server.id)).toBe('');
-    expect(await namesWith('tapir', '')).toEqual(['Tapir Burrow', 'Tapir Lodge']);
+    expect(await serverNames('tapir', '')).toEqual(['Tapir Burrow', 'Tapir Lodge']);
   });
 });
 

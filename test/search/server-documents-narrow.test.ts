@@ -11,7 +11,7 @@ import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
 import { createUser } from '../helpers/factories.js';
 import type { TestUser } from '../helpers/factories.js';
-import { catalogs, createApprovedServer } from '../servers/helpers.js';
+import { catalogs, createApprovedServer, listedServerIds } from '../servers/helpers.js';
 import type { CatalogRef, ServerBody } from '../servers/helpers.js';
 
 let t: TestApp;
@@ -55,14 +55,7 @@ async function tableState(): Promise<{ storages: string[]; filler: boolean }> {
   };
 }
 
-/** The ids GET /servers lists for a query string, its total checked against them. */
-async function listed(query: string): Promise<string[]> {
-  const response = await t.app.inject({ method: 'GET', url: `/servers?${query}&limit=50` });
-  expect(response.statusCode, response.body).toBe(200);
-  const body = response.json() as { servers: Array<{ id: string }>; meta: { total: number } };
-  expect(body.meta.total, query).toBe(body.servers.length);
-  return body.servers.map((server) => server.id).sort();
-}
+const listed = (query: string) => listedServerIds(t.app, query);
 
 describe('migration 0039 (server_search rows narrow whatever their size)', () => {
   it('rewrites the rows narrow; searches find the same servers; later writes are found', async () => {

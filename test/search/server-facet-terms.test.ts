@@ -12,7 +12,7 @@ import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
 import { createUser } from '../helpers/factories.js';
 import type { TestUser } from '../helpers/factories.js';
-import { catalogs, createApprovedServer } from '../servers/helpers.js';
+import { catalogs, createApprovedServer, listedServerIds } from '../servers/helpers.js';
 import type { CatalogRef, ServerBody } from '../servers/helpers.js';
 
 let t: TestApp;
@@ -48,14 +48,7 @@ async function documentsHoldTerms(): Promise<boolean> {
   return rows[0]!.held;
 }
 
-/** The ids GET /servers lists for a query string, its total checked against them. */
-async function listed(query: string): Promise<string[]> {
-  const response = await t.app.inject({ method: 'GET', url: `/servers?${query}&limit=50` });
-  expect(response.statusCode, response.body).toBe(200);
-  const body = response.json() as { servers: Array<{ id: string }>; meta: { total: number } };
-  expect(body.meta.total, query).toBe(body.servers.length);
-  return body.servers.map((server) => server.id).sort();
-}
+const listed = (query: string) => listedServerIds(t.app, query);
 
 describe('migration 0040 (server tags and categories as document terms)', () => {
   it('fills the terms of the documents written before it as the writer does; searches with lists find them', async () => {

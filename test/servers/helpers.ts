@@ -166,3 +166,12 @@ export async function expectServerInvariants(app: App): Promise<void> {
     expect(server.rank, `rank of non-approved server ${server.id}`).toBeNull();
   }
 }
+
+/** The ids GET /servers lists for a query string (up to 50), sorted; its total checked against them. */
+export async function listedServerIds(app: App, query: string): Promise<string[]> {
+  const response = await app.inject({ method: 'GET', url: `/servers?${query}&limit=50` });
+  expect(response.statusCode, response.body).toBe(200);
+  const body = response.json() as { servers: Array<{ id: string }>; meta: { total: number } };
+  expect(body.meta.total, query).toBe(body.servers.length);
+  return body.servers.map((server) => server.id).sort();
+}
