@@ -304,10 +304,25 @@ describe('GET /servers?search=', () => {
         const want = expected(search, filter).map((entry) => entry.id);
         // Relevance reads the same documents (on PostgreSQL the lists are their terms, migration 0040).
         for (const sort of ['', '&sort=relevance']) {
-          const query = `search=${encodeURIComponent(search)}&${lists.join('&')}&limit=100${sort}`;
+          const base = `search=${encodeURIComponent(search)}&${lists.join('&')}${sort}`;
+          const query = `${base}&limit=100`;
           const body = await list(query);
           expect(body.servers.map((server) => server.id).sort(), query).toEqual([...want].sort());
           expect(body.total, query).toBe(want.length);
+          if (sort === '') continue;
+          // Each tier is read on its own with the lists (server-relevance.repo.ts): the order and the pages hold.
+          const keys = body.servers.map((server) => {
+            const entry = corpus.find((candidate) => candidate.id === server.id)!;
+            return [tier(entry, search), server.rank!] as const;
+          });
+          expect(keys, query).toEqual([...keys].sort((a, b) => a[0] - b[0] || a[1] - b[1]));
+          const paged: string[] = [];
+          for (let offset = 0; offset < body.total; offset += 2) {
+            paged.push(
+              ...(await list(`${base}&limit=2&offset=${offset}`)).servers.map((server) => server.id),
+            );
+          }
+          expect(paged, query).toEqual(body.servers.map((server) => server.id));
         }
       }
     }

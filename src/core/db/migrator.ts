@@ -44,6 +44,7 @@ import { documentFacetCodes } from './migrations/0037_document_facet_codes.js';
 import { vectorIdsInline } from './migrations/0038_vector_ids_inline.js';
 import { serverDocumentsNarrow } from './migrations/0039_server_documents_narrow.js';
 import { serverFacetTerms } from './migrations/0040_server_facet_terms.js';
+import { serverRelevanceTiers } from './migrations/0041_server_relevance_tiers.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -95,6 +96,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0038_vector_ids_inline': vectorIdsInline,
   '0039_server_documents_narrow': serverDocumentsNarrow,
   '0040_server_facet_terms': serverFacetTerms,
+  '0041_server_relevance_tiers': serverRelevanceTiers,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -22,6 +22,11 @@ export interface DocumentIndex {
   fts: string;
   /** The text columns in weight order, each with its PostgreSQL weight letter (A, B, C, D). */
   columns: ReadonlyArray<{ name: string; weight: 'A' | 'B' | 'C' | 'D' }>;
+  /**
+   * PostgreSQL: tsvectors of the first columns alone, by how many columns each holds (servers, migration 0041):
+   * a match within those columns reads that vector's GIN index, with no weight for the document to recheck.
+   */
+  leadingVectors?: Readonly<Partial<Record<number, string>>>;
 }
 
 /** FTS5 MATCH text, optionally restricted to some columns: `{name_text keywords_text} : ("epic" "tre"*)`. */
@@ -45,6 +50,13 @@ export function documentMatches(
 ): RawBuilder<SqlBool> {
   const columns = fields === undefined ? undefined : index.columns.slice(0, fields);
   if (dialect === 'postgres') {
+    const vector = fields === undefined ? undefined : index.leadingVectors?.[fields];
+    if (vector !== undefined) {
+      // The vector keeps the columns' weights, which only the phrases name (match.ts tsQuery).
+      const match = sql<SqlBool>`${sql.ref(`${alias}.${vector}`)} @@ to_tsquery('simple', ${tsQuery(query)})`;
+      if (terms === undefined) return match;
+      return sql<SqlBool>`(${match} and ${sql.ref(`${alias}.document`)} @@ ${terms}::tsquery)`;
+    }
     const weights = columns === undefined ? '' : columns.map((column) => column.weight).join('');
     const words = sql`to_tsquery('simple', ${tsQuery(query, weights)})`;
     const tsquery = terms === undefined ? words : sql`(${words} && ${terms}::tsquery)`;

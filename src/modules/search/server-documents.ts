@@ -41,6 +41,7 @@ export const SERVER_INDEX: DocumentIndex = {
     { name: 'body_text', weight: 'C' },
     { name: 'owner_text', weight: 'D' },
   ],
+  leadingVectors: { 1: 'name_words', 2: 'head_words' },
 };
 
 async function loadServerSources(db: Executor, ids: readonly string[]): Promise<ServerSource[]> {

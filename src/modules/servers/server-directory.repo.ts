@@ -7,7 +7,7 @@ import { prepared } from '../../core/db/prepared.js';
 import type { DB } from '../../core/db/schema.js';
 import { cappedTotal } from '../search/capped-total.js';
 import type { CappedTotal } from '../search/capped-total.js';
-import { countMatchesUpTo, documentMatches, queryText, relevanceTier } from '../search/directory-match.js';
+import { countMatchesUpTo, documentMatches } from '../search/directory-match.js';
 import { tsLexeme } from '../search/match.js';
 import { textMatch } from '../search/resource-match.js';
 import { withIndexPlans, withIndexPlansIf } from '../search/index-plans.js';
@@ -73,7 +73,7 @@ export function catalogListsOf(filter: ServerFilter): ServerCatalogList[] {
  * search's words in one GIN scan: any value of each list, every list. Counting a common word with a tag on 36k
  * servers hashed the tag's links against the word's documents (~50 ms at 1M resources, 180k servers).
  */
-function listTerms(dialect: DialectName, filter: ServerFilter): string | undefined {
+export function listTerms(dialect: DialectName, filter: ServerFilter): string | undefined {
   const lists = catalogListsOf(filter);
   if (dialect !== 'postgres' || lists.length === 0) return undefined;
   return lists
@@ -105,7 +105,7 @@ export const linkProbe = (list: ServerCatalogList, serverId: string) =>
     and lp.${sql.ref(list.column)} in (${sql.join(list.ids)}) limit 1)`;
 
 /** The ids of the servers linked to any of the list's values. */
-const linkedServers = (list: ServerCatalogList) =>
+export const linkedServers = (list: ServerCatalogList) =>
   sql<string>`(select l.server_id from ${sql.table(list.table)} l
     where l.${sql.ref(list.column)} in (${sql.join(list.ids)}))`;
 
@@ -166,9 +166,8 @@ export function filterConditions(dialect: DialectName, filter: ServerFilter, pla
 }
 
 /**
- * A page of APPROVED servers, filtered and sorted. `relevance` (with a search) orders by relevance tier
- * (search/directory-match.ts: exact name, all words in the name, in name + tags/categories/short description,
- * + description, anywhere incl. the owner's names), then by rank; without a search it is the rank order.
+ * A page of APPROVED servers, filtered and sorted; `relevance` here is the rank order (a search's relevance
+ * pages are server-relevance.repo.ts's).
  */
 export async function listApprovedServers(
   db: Kysely<DB>,
@@ -178,38 +177,16 @@ export async function listApprovedServers(
   page: { limit: number; offset: number; plan?: ServerPlan },
 ): Promise<ServerCardRow[]> {
   const { limit, offset } = page;
-  const search = filter.search;
-  if (sort !== 'relevance' || search === undefined) {
-    const order = sort === 'relevance' ? 'rank' : sort;
-    if (isUnfiltered(filter)) return APPROVED_PAGES[order](db, dialect, limit, offset);
-    const ids = sorted(cards(db, dialect).where(filterConditions(dialect, filter, page.plan)), order)
-      .clearSelect()
-      .select('servers.id')
-      .limit(limit)
-      .offset(offset);
-    // A gathered search reads its matches from the GIN index, not by testing every document (index-plans.ts).
-    const gathered = search !== undefined && page.plan !== 'scan';
-    return cardsOf(db, dialect, await pageIds(gathered, db, dialect, ids));
-  }
-  const tier = relevanceTier(
-    dialect,
-    SERVER_INDEX,
-    'server_search',
-    search,
-    sql<SqlBool>`${sql.ref('server_search.name_text')} = ${queryText(search)}`,
-  );
-  const found = db
-    .selectFrom('server_search')
-    .innerJoin('servers', 'servers.id', 'server_search.server_id')
+  const order = sort === 'relevance' ? 'rank' : sort;
+  if (isUnfiltered(filter)) return APPROVED_PAGES[order](db, dialect, limit, offset);
+  const ids = sorted(cards(db, dialect).where(filterConditions(dialect, filter, page.plan)), order)
+    .clearSelect()
     .select('servers.id')
-    .where(searchDocuments(dialect, search, filter, 'server_search'))
-    .where(filterConditions(dialect, besideDocuments(dialect, filter)))
-    .orderBy(tier)
-    .orderBy('servers.rank', (ob) => ob.asc().nullsLast())
-    .orderBy('servers.id')
     .limit(limit)
     .offset(offset);
-  return cardsOf(db, dialect, await pageIds(true, db, dialect, found));
+  // A gathered search reads its matches from the GIN index, not by testing every document (index-plans.ts).
+  const gathered = filter.search !== undefined && page.plan !== 'scan';
+  return cardsOf(db, dialect, await pageIds(gathered, db, dialect, ids));
 }
 
 /** A page's ids, read with the GIN index when `matches` (index-plans.ts). */
@@ -228,7 +205,7 @@ async function pageIds(
  * SQLite computes a row's select list (the tags and categories subqueries) before sorting, so a one-step query
  * would compute them for every match, not for the page.
  */
-async function cardsOf(
+export async function cardsOf(
   db: Kysely<DB>,
   dialect: DialectName,
   page: ReadonlyArray<{ id: string }>,

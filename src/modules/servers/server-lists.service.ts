@@ -18,6 +18,7 @@ import {
 } from './server-directory.repo.js';
 import type { ServerFilter, ServerPlan } from './server-directory.repo.js';
 import { serverFacets } from './server-facets.repo.js';
+import { listRelevantServers } from './server-relevance.repo.js';
 import type { ServerFacet } from './server-facets.repo.js';
 import { listServersOfOwner } from './server-reads.repo.js';
 import type { ServerSort } from './server-reads.repo.js';
@@ -106,6 +107,9 @@ export function createServerListsService(deps: {
       const listed = (async () => {
         const plan = isUnfiltered(filter) ? undefined : await planOf(filter, sort, await counted, request);
         const page = { limit: request.limit, offset: request.offset, plan };
+        if (sort === 'relevance' && filter.search !== undefined) {
+          return listRelevantServers(db, dialect, filter, filter.search, page);
+        }
         return listApprovedServers(db, dialect, filter, sort, page);
       })();
       // One Promise.all from the start: whichever fails first fails the request, and no rejection goes unheard.
