@@ -54,7 +54,7 @@ async function tierIndexes(): Promise<string[]> {
   const { rows } =
     database().dialect === 'postgres'
       ? await sql<{ name: string }>`select indexname as name from pg_indexes
-          where tablename = 'server_search' and indexname like 'server_search_%' order by 1`.execute(
+          where schemaname = current_schema() and tablename = 'server_search' and indexname like 'server_search_%' order by 1`.execute(
           database().db,
         )
       : await sql<{ name: string }>`select name from sqlite_master
