@@ -11,6 +11,8 @@ import { catalogs, createServer, moderate } from '../servers/helpers.js';
 import type { CatalogRef } from '../servers/helpers.js';
 import { createTeam } from '../teams/helpers.js';
 import { parseSearch, stripMarkdown, words } from '../../src/modules/search/text.js';
+import { catalogFacetsOf } from '../../src/modules/search/facets-catalog.js';
+import type { CatalogFacet } from '../../src/modules/search/facets-catalog.js';
 import { SEARCH_LIMITS } from '../../src/modules/search/resource-facets.js';
 import { phrasesHold } from './phrases.js';
 
@@ -368,10 +370,44 @@ describe('GET /servers?search=', () => {
     const onlyTags = await list('facets=tags');
     expect(Object.keys(onlyTags.meta.facets!)).toEqual(['tags']);
     expect((await list('search=world')).meta.facets).toBeUndefined();
-    // Ordered by count, then slug.
-    const counts = Object.entries((await list('facets=tags')).meta.facets!.tags!);
-    const ordered = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-    expect(counts).toEqual(ordered);
+    // Ordered by count, then slug: the catalog's usage counts and a filter's counts alike.
+    for (const query of ['facets=tags', 'search=world&facets=tags,categories']) {
+      for (const facet of Object.values((await list(query)).meta.facets!)) {
+        const counts = Object.entries(facet);
+        const ordered = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+        expect(counts, query).toEqual(ordered);
+      }
+    }
+  });
+
+  it('counts every asked facet in one statement, each its top values by count, then slug', async () => {
+    const facet = (links: string, entry: string, catalog: string): CatalogFacet => ({
+      links,
+      object: 'server_id',
+      entry,
+      catalog,
+      key: 'slug',
+    });
+    const matching = t.app.context.database.db.selectFrom('server_search').select('server_search.server_id');
+    const top = await catalogFacetsOf(
+      t.app.context.database.db,
+      [
+        ['tags', facet('server_tag_links', 'tag_id', 'server_tags')],
+        ['categories', facet('server_category_links', 'category_id', 'server_categories')],
+      ],
+      matching,
+      2,
+    );
+    const approved = expected(null);
+    const topTwo = (counts: Record<string, number>) =>
+      Object.fromEntries(
+        Object.entries(counts)
+          .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+          .slice(0, 2),
+      );
+    expect(top.tags).toEqual(topTwo(facetCounts(approved, (entry) => entry.tagSlugs)));
+    expect(top.categories).toEqual(topTwo(facetCounts(approved, (entry) => entry.categorySlugs)));
+    expect(Object.keys(top.tags)).toHaveLength(2);
   });
 
   it('past facetScanLimit matches counts that many only: facetsExact false, each count a lower bound', async () => {

@@ -70,3 +70,35 @@ export async function catalogFacet(
     .execute();
   return toMap(rows as Array<{ value: string; count: number }>);
 }
+
+/**
+ * The counts of several facets over the objects whose ids `matching` selects (a one-column subquery), in one
+ * statement: the matches are read once (a materialized CTE) and every facet counted from them, each its top
+ * `limit` values by count, then key. A statement per facet read the matches again for each: a common word's
+ * GIN lists (PostgreSQL, ~13 ms for 10,000 servers at 1M) or its FTS5 list (SQLite).
+ */
+export async function catalogFacetsOf<K extends string>(
+  executor: Executor,
+  facets: ReadonlyArray<readonly [K, CatalogFacet]>,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  matching: SelectQueryBuilder<any, any, any> | RawBuilder<unknown>,
+  limit = FACET_LIMIT,
+): Promise<Record<K, Record<string, number>>> {
+  const counts = facets.map(
+    ([
+      name,
+      facet,
+    ]) => sql`select ${sql.lit(name)} as facet, c.${sql.ref(facet.key)} as value, count(*) as count
+      from ${sql.table(facet.links)} l inner join ${sql.table(facet.catalog)} c on c.id = l.${sql.ref(facet.entry)}
+      where l.${sql.ref(facet.object)} in (select id from m) group by c.${sql.ref(facet.key)}`,
+  );
+  const { rows } = await sql<{ facet: K; value: string; count: number | string }>`
+    with m (id) as materialized (select * from ${matching} as matching)
+    select facet, value, count from (
+      select u.facet, u.value, u.count, row_number() over (partition by u.facet order by u.count desc, u.value) as n
+      from (${sql.join(counts, sql` union all `)}) u
+    ) r where n <= ${limit} order by facet, n`.execute(executor);
+  const out = new Map<K, Record<string, number>>(facets.map(([name]) => [name, {}]));
+  for (const row of rows) out.get(row.facet)![row.value] = Number(row.count);
+  return Object.fromEntries(out) as Record<K, Record<string, number>>;
+}

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Kysely, SqlBool, Transaction } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
 import type { DB } from '../../core/db/schema.js';
-import { catalogFacet } from '../search/facets-catalog.js';
+import { catalogFacet, catalogFacetsOf } from '../search/facets-catalog.js';
 import type { CatalogFacet } from '../search/facets-catalog.js';
 import { withIndexPlansIf } from '../search/index-plans.js';
 import { SEARCH_LIMITS } from '../search/resource-facets.js';
@@ -66,9 +66,8 @@ const FACETS: Record<ServerFacet, CatalogFacet> = {
  * facet's own included); without any filter they are the catalogs' maintained usage counts. `matched` is the
  * filter's total: past SEARCH_LIMITS.facetScanLimit only that many matches are counted (each count a lower bound,
  * `exact` false), as for resources, since counting every link of 80k matches cost ~1 s at 200k servers. The
- * first facetScanLimit matches are all of them when there are no more, so the facets do not wait for the total,
- * and each facet is counted on a connection of its own: at 1M resources (180k servers) a search's facets took
- * the count's time plus each facet's (~17 + 25 + 24 ms) one after the other.
+ * first facetScanLimit matches are all of them when there are no more, so the facets do not wait for the total:
+ * they are one statement beside the count (search/facets-catalog.ts catalogFacetsOf), reading the matches once.
  */
 export async function serverFacets(
   db: Kysely<DB>,
@@ -78,21 +77,22 @@ export async function serverFacets(
   matched: Promise<number>,
 ): Promise<{ facets: Partial<Record<ServerFacet, Record<string, number>>>; exact: boolean }> {
   const limit = SEARCH_LIMITS.facetScanLimit;
-  // A search's matches are read from the GIN index (index-plans.ts): the planner would otherwise scan the
-  // documents or the links (1.2–2.5 s for some searches at 1M resources).
-  const counted = names.map(async (name) => {
-    const counts = await withIndexPlansIf(filter.search !== undefined, db, dialect, (read) =>
-      catalogFacet(read, FACETS[name], matchingServers(read, dialect, filter, limit)),
-    );
-    return [name, counts] as const;
-  });
-  const [facets, total] = await Promise.all([Promise.all(counted), matched]);
-  return { facets: Object.fromEntries(facets), exact: isUnfiltered(filter) || total <= limit };
+  const asked = names.map((name) => [name, FACETS[name]] as const);
+  const counted = isUnfiltered(filter)
+    ? Promise.all(
+        asked.map(async ([name, facet]) => [name, await catalogFacet(db, facet, null)] as const),
+      ).then((entries) => Object.fromEntries(entries))
+    : // A search's matches are read from the GIN index (index-plans.ts): the planner would otherwise scan the
+      // documents or the links (1.2–2.5 s for some searches at 1M resources).
+      withIndexPlansIf(filter.search !== undefined, db, dialect, (read) =>
+        catalogFacetsOf(read, asked, matchingServers(read, dialect, filter, limit)),
+      );
+  const [facets, total] = await Promise.all([counted, matched]);
+  return { facets, exact: isUnfiltered(filter) || total <= limit };
 }
 
-/** The ids of up to `limit` servers a filter matches, for facets: null without a filter (all of them). */
+/** The ids of up to `limit` servers a (non-empty) filter matches, for facets. */
 function matchingServers(db: Executor, dialect: DialectName, filter: ServerFilter, limit: number) {
-  if (isUnfiltered(filter)) return null;
   if (filter.search === undefined) return linkDrivenServers(filter, limit);
   if (catalogListsOf(besideDocuments(dialect, filter)).length === 0) {
     // A search, with lists only on PostgreSQL (their terms are in the documents, migration 0040): its documents
