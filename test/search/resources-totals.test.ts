@@ -540,6 +540,43 @@ describe('past the counting budget', () => {
   });
 });
 
+describe('the result window', () => {
+  it('stops the pages of a search at its first resultWindow matches, in every order; lists without one go on', async () => {
+    const want = expected({ search: 'm' });
+    expect(want.length).toBeGreaterThan(7);
+    const ids = (body: Catalogue) => body.resources.map((resource) => resource.id);
+    const full = ids(await list('search=m&limit=100&sortBy=relevance'));
+    await withLimits({ resultWindow: 7 }, async () => {
+      for (const sort of ['', '&sortBy=relevance', '&sortBy=name']) {
+        const whole = ids(await list(`search=m&limit=7${sort}`));
+        // Page 2 of 3 ends at the window: its first item only; page 3 starts past it and is empty.
+        const second = await list(`search=m&limit=6&page=2${sort}`);
+        expect(ids(second), sort).toEqual(whole.slice(6, 7));
+        expect(second.meta, sort).toMatchObject({
+          total: want.length,
+          totalExact: true,
+          limit: 6,
+          offset: 6,
+        });
+        const third = await list(`search=m&limit=6&page=3${sort}&facets=type`);
+        expect(third.resources, sort).toEqual([]);
+        expect(third.meta.total, sort).toBe(want.length);
+        expect(
+          Object.values(third.meta.facets!['type']!).reduce((a, b) => a + b, 0),
+          sort,
+        ).toBe(want.length);
+      }
+      expect(ids(await list('search=m&limit=7&sortBy=relevance'))).toEqual(full.slice(0, 7));
+      // No text search: no window.
+      const tagged = expected({ tags: ['combat'] });
+      expect(tagged.length).toBeGreaterThan(7);
+      expect((await list('tags=combat&limit=6&page=2')).resources).toHaveLength(
+        Math.min(6, tagged.length - 6),
+      );
+    });
+  });
+});
+
 describe('counts of a last word typed as a prefix', () => {
   /** The full-text texts of the counts a request runs (SQLite: the statements that list counted documents). */
   async function countedTexts(url: string): Promise<{ body: Catalogue; texts: string[] }> {

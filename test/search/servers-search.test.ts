@@ -15,6 +15,7 @@ import { catalogFacetsOf } from '../../src/modules/search/facets-catalog.js';
 import type { CatalogFacet } from '../../src/modules/search/facets-catalog.js';
 import { SEARCH_LIMITS } from '../../src/modules/search/resource-facets.js';
 import { phrasesHold } from './phrases.js';
+import { withSearchLimits } from './search-limits.js';
 
 const W = [
   'amber',
@@ -507,6 +508,28 @@ describe('GET /servers?search=', () => {
     expect(searched).toBeGreaterThan(5);
     const withSearch = await pages(`tags=${tags[6]!.id}&search=world`, { countCap: 5 });
     expect(withSearch.metas[0]).toMatchObject({ total: 5, totalExact: false });
+  });
+
+  it('stops the pages of a search at its first resultWindow matches, in every order; lists alone go on', async () => {
+    const search = SEARCHES.find((candidate) => expected(candidate).length > 7)!;
+    const want = expected(search).length;
+    for (const sort of ['rank', 'newest', 'relevance']) {
+      const query = `search=${encodeURIComponent(search)}&sort=${sort}`;
+      const whole = await pages(query, {});
+      const windowed = await pages(query, { resultWindow: 7 });
+      // Pages of 3: the third ends at the window (its first item only), the fourth starts past it and is empty.
+      expect(windowed.ids, query).toEqual(whole.ids.slice(0, 7));
+      expect(windowed.metas, query).toHaveLength(3);
+      for (const meta of windowed.metas) expect(meta, query).toMatchObject({ total: want, totalExact: true });
+      await withSearchLimits(t.clock, { resultWindow: 7 }, async () => {
+        const past = await list(`${query}&limit=3&offset=9&facets=tags`);
+        expect(past.servers, query).toEqual([]);
+        expect(past.meta, query).toMatchObject({ total: want, totalExact: true, facetsExact: true });
+      });
+    }
+    const lists = `tags=${tags[6]!.id}`;
+    expect((await pages(lists, { resultWindow: 2 })).ids).toEqual((await pages(lists, {})).ids);
+    expect((await pages(lists, {})).ids.length).toBeGreaterThan(2);
   });
 
   it('catalog lists alone page the same walking the sort index (probing links) as gathering the matches', async () => {

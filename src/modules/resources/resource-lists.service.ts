@@ -20,6 +20,7 @@ import {
   scanPays,
   walkPays,
 } from '../search/resource-facets.js';
+import { searchWindow } from '../search/result-window.js';
 import type { FacetRequest, Facets } from '../search/resource-facets.js';
 import { catalogListsPlan, countMatches, withDocuments, withFacetTerms } from '../search/resource-totals.js';
 import { countedWithFacets } from '../search/counted-facets.js';
@@ -162,12 +163,16 @@ export function createResourceListsService(deps: {
     exec: Kysely<DB> = db,
   ): Promise<CataloguePage> {
     const filter = await withFacetTerms(exec, dialect, asked);
-    const { limit, offset } = pageOf(page);
     const match = filter.match;
-    const listRows = (planned: ResourceFilter) =>
-      sort !== 'relevance' || match === undefined
+    // A text search's pages stop at its result window (search/result-window.ts).
+    const window = match === undefined ? pageOf(page) : searchWindow(pageOf(page));
+    const { limit, offset } = window ?? pageOf(page);
+    const listRows = async (planned: ResourceFilter) => {
+      if (window === undefined) return [];
+      return sort !== 'relevance' || match === undefined
         ? listResourceViews(exec, dialect, planned, SORT_ORDERS[sort], limit, offset)
         : relevancePage(exec, dialect, planned, match, limit, offset);
+    };
     // The rows a walk or scan reads are the type's when there is one (its (type, status, column) index).
     const walked = () =>
       readCounter(exec, dialect, filter.type ? approvedTypeCounter(filter.type) : statusCounter('APPROVED'));

@@ -236,7 +236,8 @@ export const ResourceListQuery = Type.Object({
         'At most 8 words are used. On PostgreSQL a search of one or two words that finds nothing falls back ' +
         'to a corrected search: each word that matches no resource alone becomes the most similar word of an ' +
         'APPROVED resource name (trigram similarity at least 0.3; then the word in most names), and the ' +
-        'answer says `meta.similar`. SQLite has no typo tolerance',
+        "answer says `meta.similar`. SQLite has no typo tolerance. A search's pages reach its first 10,000 " +
+        'matches, as many as its total counts: a page past them is empty (its total and facets stay)',
     }),
   ),
   tags: Type.Optional(filterList('Resource tag slugs or IDs')),

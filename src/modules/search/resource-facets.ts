@@ -33,6 +33,8 @@ export const FACET_VALUES = 50;
 export const SEARCH_LIMITS = {
   /** Matches counted at most for a total; past it the total is this lower bound and totalExact is false. */
   countCap: 10_000,
+  /** The matches a text search's pages reach, as many as its total counts (result-window.ts). */
+  resultWindow: 10_000,
   /**
    * Matches whose facet values are read at most; past it facetsExact is false and each count is a lower bound.
    * Reading and counting a match's codes costs ≈2 µs (SQLite, 1M; its keys cost ≈7 µs at 100k): 2,000 keep it

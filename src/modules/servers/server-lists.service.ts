@@ -9,6 +9,7 @@ import { notFound } from '../../core/http/errors.js';
 import type { MediaUrls } from '../../core/media-urls.js';
 import type { CappedTotal } from '../search/capped-total.js';
 import { scanPays, walkPays } from '../search/resource-facets.js';
+import { searchWindow } from '../search/result-window.js';
 import { parseSearch } from '../search/text.js';
 import {
   countApprovedServers,
@@ -57,7 +58,7 @@ export function createServerListsService(deps: {
     filter: ServerFilter,
     sort: ServerSort,
     counted: CappedTotal,
-    request: ServerListRequest,
+    request: { limit: number; offset: number },
   ): Promise<ServerPlan | undefined> {
     const pageEnd = request.offset + request.limit;
     const approved = () => readApprovedTotal(db);
@@ -105,8 +106,11 @@ export function createServerListsService(deps: {
       // search ordered by a column tests each row's text (scanPays), catalog lists alone probe each row's links
       // (walkPays). The count decides, so the page waits for it.
       const listed = (async () => {
-        const plan = isUnfiltered(filter) ? undefined : await planOf(filter, sort, await counted, request);
-        const page = { limit: request.limit, offset: request.offset, plan };
+        // A search's pages stop at its result window (search/result-window.ts).
+        const window = filter.search === undefined ? request : searchWindow(request);
+        if (window === undefined) return [];
+        const plan = isUnfiltered(filter) ? undefined : await planOf(filter, sort, await counted, window);
+        const page = { limit: window.limit, offset: window.offset, plan };
         if (sort === 'relevance' && filter.search !== undefined) {
           return listRelevantServers(db, dialect, filter, filter.search, page);
         }

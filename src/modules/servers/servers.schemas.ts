@@ -153,8 +153,9 @@ export const ServerList = Type.Object({
     ...PageMeta.properties,
     totalExact: Type.Boolean({
       description:
-        'False when more than 10,000 servers match: `total` is then 10,000, a lower bound (pages past it are ' +
-        'still served). Always true without filters and for one tag or category alone',
+        "False when more than 10,000 servers match: `total` is then 10,000, a lower bound (a search's pages " +
+        'stop there; those of tags and categories alone go on). Always true without filters and for one tag or ' +
+        'category alone',
     }),
     facets: Type.Optional(
       Type.Object(
@@ -190,7 +191,8 @@ export const ServerListQuery = Type.Object({
         'punctuation (type-ahead); case and diacritics are ignored. Words typed joined by punctuation ' +
         '(`epic-trees`, `user_42`) must stand next to each other, in that order, within one field. No word ' +
         '(empty, punctuation only) means no search. Order stays `sort` (rank by default); `sort=relevance` ' +
-        'orders by relevance',
+        "orders by relevance. A search's pages reach its first 10,000 matches, as many as its total counts: " +
+        'a page past them is empty (its total and facets stay)',
     }),
   ),
   categories: Type.Optional(
