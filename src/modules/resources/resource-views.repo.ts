@@ -292,16 +292,25 @@ export async function countResources(
 
 const approvedPages = new Map<string, ReturnType<typeof approvedPage>>();
 
+/**
+ * A page of every APPROVED resource (of a type): its ids picked from the sort index first, then their views.
+ * Reading the views while skipping fetched each skipped row and its owner: at 1M, offset 400,000 of the mods by
+ * downloads took 784 ms, its ids alone 40 ms.
+ */
 function approvedPage(order: ResourceOrder, typed: boolean) {
   return prepared<ResourceViewRow, unknown[]>(typed ? 3 : 2, (db, _dialect, ...args) => {
     const [limit, offset, type] = args as [string, string, string | undefined];
-    let query = viewQuery(db).where('resources.status', '=', 'APPROVED');
-    if (type !== undefined) query = query.where('resources.type', '=', type as ResourceType);
-    return query
+    let ids = db.selectFrom('resources').select('resources.id').where('resources.status', '=', 'APPROVED');
+    if (type !== undefined) ids = ids.where('resources.type', '=', type as ResourceType);
+    const page = ids
       .orderBy(`resources.${order.column}`, order.direction)
       .orderBy('resources.id', order.direction)
       .limit(limit as unknown as number)
       .offset(offset as unknown as number);
+    return viewQuery(db)
+      .where('resources.id', 'in', page)
+      .orderBy(`resources.${order.column}`, order.direction)
+      .orderBy('resources.id', order.direction);
   });
 }
 

@@ -14,18 +14,24 @@ import { withIndexPlans, withIndexPlansIf } from '../search/index-plans.js';
 import { SEARCH_LIMITS } from '../search/resource-facets.js';
 import { SERVER_INDEX, serverFacetTerm } from '../search/server-documents.js';
 import type { SearchQuery } from '../search/text.js';
-import { cards, sorted } from './server-reads.repo.js';
+import { cards, serverIds, sorted } from './server-reads.repo.js';
 import type { ServerCardRow, ServerSort } from './server-reads.repo.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
+/**
+ * A page of every APPROVED server: its ids picked from the sort index first, then their cards. Selecting the cards
+ * while skipping computed each skipped row's tags and categories (PostgreSQL projects below the OFFSET): offset
+ * 170,000 at 1M resources (180k servers) took 2.6 s, its ids alone 16–20 ms.
+ */
 const approvedPage = (sort: Exclude<ServerSort, 'relevance'>) =>
-  prepared<ServerCardRow, [number, number]>(2, (db, dialect, limit, offset) =>
-    sorted(cards(db, dialect).where('servers.status', '=', 'APPROVED'), sort)
+  prepared<ServerCardRow, [number, number]>(2, (db, dialect, limit, offset) => {
+    const ids = sorted(serverIds(db).where('servers.status', '=', 'APPROVED'), sort)
       // prepared() swaps these placeholders for the numbers at run time.
       .limit(limit as unknown as number)
-      .offset(offset as unknown as number),
-  );
+      .offset(offset as unknown as number);
+    return sorted(cards(db, dialect).where('servers.id', 'in', ids), sort);
+  });
 
 const APPROVED_PAGES: Record<Exclude<ServerSort, 'relevance'>, ReturnType<typeof approvedPage>> = {
   rank: approvedPage('rank'),

@@ -135,21 +135,30 @@ function details(db: Executor, dialect: DialectName) {
 
 export type CardQuery = ReturnType<typeof cards>;
 
+/** The ids of servers, for a page picked before its cards are read. */
+export const serverIds = (db: Executor) => db.selectFrom('servers').select('servers.id');
+type IdQuery = ReturnType<typeof serverIds>;
+
 /** Every sort ends in a unique key, so pages never overlap or skip; each matches one index of 0005_servers. */
-export function sorted(query: CardQuery, sort: Exclude<ServerSort, 'relevance'>): CardQuery {
+export function sorted<Q extends CardQuery | IdQuery>(query: Q, sort: Exclude<ServerSort, 'relevance'>): Q {
+  // Both kinds select from `servers`; the union's orderBy overloads do not resolve on their own.
+  const servers = query as IdQuery;
   switch (sort) {
     case 'rank':
-      return query.orderBy('servers.rank', (ob) => ob.asc().nullsLast()).orderBy('servers.id');
+      return servers.orderBy('servers.rank', (ob) => ob.asc().nullsLast()).orderBy('servers.id') as Q;
     case 'players':
-      return query
+      return servers
         .orderBy('servers.online_players', 'desc')
         .orderBy('servers.created_at')
-        .orderBy('servers.id');
+        .orderBy('servers.id') as Q;
     case 'newest':
-      return query.orderBy('servers.created_at', 'desc').orderBy('servers.id', 'desc');
+      return servers.orderBy('servers.created_at', 'desc').orderBy('servers.id', 'desc') as Q;
     // servers_status_votes_idx (0012_server_votes); this month's votes, then the players sort's tie-breakers.
     case 'votes':
-      return query.orderBy('servers.vote_count', 'desc').orderBy('servers.created_at').orderBy('servers.id');
+      return servers
+        .orderBy('servers.vote_count', 'desc')
+        .orderBy('servers.created_at')
+        .orderBy('servers.id') as Q;
   }
 }
 
