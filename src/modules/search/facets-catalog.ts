@@ -34,37 +34,17 @@ const toMap = (rows: ReadonlyArray<{ value: string; count: number | string | big
   return out;
 };
 
-/**
- * The counts of one facet over the objects whose ids `matching` selects (a one-column subquery), or over all of
- * them (from the usage counter) when `matching` is null. Values with no match are absent.
- */
-export async function catalogFacet(
+/** The counts of one facet over every object: the catalog's maintained usage counter, its top `limit` values. */
+export async function usageFacet(
   executor: Executor,
-  facet: CatalogFacet,
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  matching: SelectQueryBuilder<any, any, any> | RawBuilder<unknown> | null,
+  facet: CatalogFacet & { usage: string },
   limit = FACET_LIMIT,
 ): Promise<Record<string, number>> {
-  const db = executor as unknown as Untyped;
-  if (matching === null && facet.usage !== undefined) {
-    const rows = await db
-      .selectFrom(`${facet.catalog} as c`)
-      .select([sql.ref(`c.${facet.key}`).as('value'), sql.ref(`c.${facet.usage}`).as('count')])
-      .where(sql.ref(`c.${facet.usage}`), '>', 0)
-      .orderBy(sql.ref(`c.${facet.usage}`), 'desc')
-      .orderBy(sql.ref(`c.${facet.key}`))
-      .limit(limit)
-      .execute();
-    return toMap(rows as Array<{ value: string; count: number }>);
-  }
-  let query = db
-    .selectFrom(`${facet.links} as l`)
-    .innerJoin(`${facet.catalog} as c`, `c.id`, `l.${facet.entry}`)
-    .select([sql.ref(`c.${facet.key}`).as('value'), sql<number>`count(*)`.as('count')]);
-  if (matching !== null) query = query.where(sql.ref(`l.${facet.object}`), 'in', matching);
-  const rows = await query
-    .groupBy(sql.ref(`c.${facet.key}`))
-    .orderBy(sql`count(*)`, 'desc')
+  const rows = await (executor as unknown as Untyped)
+    .selectFrom(`${facet.catalog} as c`)
+    .select([sql.ref(`c.${facet.key}`).as('value'), sql.ref(`c.${facet.usage}`).as('count')])
+    .where(sql.ref(`c.${facet.usage}`), '>', 0)
+    .orderBy(sql.ref(`c.${facet.usage}`), 'desc')
     .orderBy(sql.ref(`c.${facet.key}`))
     .limit(limit)
     .execute();

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Kysely, SqlBool, Transaction } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
 import type { DB } from '../../core/db/schema.js';
-import { catalogFacet, catalogFacetsOf } from '../search/facets-catalog.js';
+import { catalogFacetsOf, usageFacet } from '../search/facets-catalog.js';
 import type { CatalogFacet } from '../search/facets-catalog.js';
 import { withIndexPlansIf } from '../search/index-plans.js';
 import { SEARCH_LIMITS } from '../search/resource-facets.js';
@@ -42,7 +42,7 @@ function linkDrivenServers(filter: ServerFilter, limit: number) {
 export const SERVER_FACETS = ['tags', 'categories'] as const;
 export type ServerFacet = (typeof SERVER_FACETS)[number];
 
-const FACETS: Record<ServerFacet, CatalogFacet> = {
+const FACETS: Record<ServerFacet, CatalogFacet & { usage: string }> = {
   tags: {
     links: 'server_tag_links',
     object: 'server_id',
@@ -79,9 +79,9 @@ export async function serverFacets(
   const limit = SEARCH_LIMITS.facetScanLimit;
   const asked = names.map((name) => [name, FACETS[name]] as const);
   const counted = isUnfiltered(filter)
-    ? Promise.all(
-        asked.map(async ([name, facet]) => [name, await catalogFacet(db, facet, null)] as const),
-      ).then((entries) => Object.fromEntries(entries))
+    ? Promise.all(asked.map(async ([name, facet]) => [name, await usageFacet(db, facet)] as const)).then(
+        (entries) => Object.fromEntries(entries),
+      )
     : // A search's matches are read from the GIN index (index-plans.ts): the planner would otherwise scan the
       // documents or the links (1.2–2.5 s for some searches at 1M resources).
       withIndexPlansIf(filter.search !== undefined, db, dialect, (read) =>

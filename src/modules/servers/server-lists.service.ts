@@ -56,15 +56,14 @@ export function createServerListsService(deps: {
   /** How a filtered page is read (server-directory.repo.ts ServerPlan): its count decides. */
   async function planOf(
     filter: ServerFilter,
-    sort: ServerSort,
     counted: CappedTotal,
     request: { limit: number; offset: number },
   ): Promise<ServerPlan | undefined> {
     const pageEnd = request.offset + request.limit;
     const approved = () => readApprovedTotal(db);
     if (filter.search !== undefined) {
-      const scans =
-        sort !== 'relevance' && (await scanPays(counted, pageEnd, approved, SERVER_SCAN_ROWS[dialect]));
+      // (Relevance with a search has its own plan, server-relevance.repo.ts: the rank order's here.)
+      const scans = await scanPays(counted, pageEnd, approved, SERVER_SCAN_ROWS[dialect]);
       return scans ? 'scan' : undefined;
     }
     // Past the cap the matches are at least that many: walking pays all the more.
@@ -104,17 +103,16 @@ export function createServerListsService(deps: {
             );
       // Many matches are read by walking the sort index, as the resources' are (search/resource-facets.ts): a
       // search ordered by a column tests each row's text (scanPays), catalog lists alone probe each row's links
-      // (walkPays). The count decides, so the page waits for it.
+      // (walkPays). The count decides, so the page waits for it; relevance counts its own tiers and does not.
       const listed = (async () => {
         // A search's pages stop at its result window (search/result-window.ts).
         const window = filter.search === undefined ? request : searchWindow(request);
         if (window === undefined) return [];
-        const plan = isUnfiltered(filter) ? undefined : await planOf(filter, sort, await counted, window);
-        const page = { limit: window.limit, offset: window.offset, plan };
         if (sort === 'relevance' && filter.search !== undefined) {
-          return listRelevantServers(db, dialect, filter, filter.search, page);
+          return listRelevantServers(db, dialect, filter, filter.search, window);
         }
-        return listApprovedServers(db, dialect, filter, sort, page);
+        const plan = isUnfiltered(filter) ? undefined : await planOf(filter, await counted, window);
+        return listApprovedServers(db, dialect, filter, sort, { ...window, plan });
       })();
       // One Promise.all from the start: whichever fails first fails the request, and no rejection goes unheard.
       const [rows, total, faceted] = await Promise.all([listed, counted, facets]);
