@@ -15567,7 +15567,7 @@ export interface operations {
         type?:
           'MOD' | 'PLUGIN' | 'ASSET_PACK' | 'DATA_PACK' | 'WORLD' | 'PREFAB' | 'MODPACK' | 'PREMADE_SERVER';
         /**
-         * @description Full-text search of APPROVED resources: every word must occur in the name, tags, categories, short description, description (markdown stripped) or owner names; the last word also matches as the start of a word unless the search ends with a space or punctuation (type-ahead). Case and diacritics are ignored ("cafe" finds "Café"); only letters and digits count, so a search with none is no search. Words typed joined by punctuation (`epic-trees`, `user_42`) must stand next to each other, in that order, within one field. At most 8 words are used. On PostgreSQL a search of one or two words that finds nothing falls back to a corrected search: each word that matches no resource alone becomes the most similar word of an APPROVED resource name (trigram similarity at least 0.3; then the word in most names), and the answer says `meta.similar`. SQLite has no typo tolerance
+         * @description Full-text search of APPROVED resources: every word must occur in the name, tags, categories, short description, description (markdown stripped) or owner names; the last word also matches as the start of a word unless the search ends with a space or punctuation (type-ahead). Case and diacritics are ignored ("cafe" finds "Café"); only letters and digits count, so a search with none is no search. Words typed joined by punctuation (`epic-trees`, `user_42`) must stand next to each other, in that order, within one field. At most 8 words are used. On PostgreSQL a search of one or two words that finds nothing falls back to a corrected search: each word that matches no resource alone becomes the most similar word of an APPROVED resource name (trigram similarity at least 0.3; then the word in most names), and the answer says `meta.similar`. SQLite has no typo tolerance. A search's pages reach its first 10,000 matches, as many as its total counts: a page past them is empty (its total and facets stay)
          * @example magic
          */
         search?: string;
@@ -36805,7 +36805,7 @@ export interface operations {
          */
         offset?: number;
         /**
-         * @description Full-text search: every word must match the name, tag or category names, short description, description or owner name; the last word matches as a prefix unless the search ends with a space or punctuation (type-ahead); case and diacritics are ignored. Words typed joined by punctuation (`epic-trees`, `user_42`) must stand next to each other, in that order, within one field. No word (empty, punctuation only) means no search. Order stays `sort` (rank by default); `sort=relevance` orders by relevance
+         * @description Full-text search: every word must match the name, tag or category names, short description, description or owner name; the last word matches as a prefix unless the search ends with a space or punctuation (type-ahead); case and diacritics are ignored. Words typed joined by punctuation (`epic-trees`, `user_42`) must stand next to each other, in that order, within one field. No word (empty, punctuation only) means no search. Order stays `sort` (rank by default); `sort=relevance` orders by relevance. A search's pages reach its first 10,000 matches, as many as its total counts: a page past them is empty (its total and facets stay)
          * @example magic
          */
         search?: string;
@@ -36928,7 +36928,7 @@ export interface operations {
               limit: number;
               offset: number;
               page?: number;
-              /** @description False when more than 10,000 servers match: `total` is then 10,000, a lower bound (pages past it are still served). Always true without filters and for one tag or category alone */
+              /** @description False when more than 10,000 servers match: `total` is then 10,000, a lower bound (a search's pages stop there; those of tags and categories alone go on). Always true without filters and for one tag or category alone */
               totalExact: boolean;
               /** @description Present when `facets` is asked: for each asked facet, the counts over every server matching the search and all filters (the facet's own filter included, as Meilisearch does), not just this page (see `facetsExact`) */
               facets?: {
