@@ -5,11 +5,7 @@
 // order of the unfiltered catalogue, holding exactly the brute-force matches, on both dialects.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SEARCH_LIMITS } from '../../src/modules/search/resource-facets.js';
-import {
-  hashedLinksLimit,
-  hashedWalkPays,
-  listedMatchesPlan,
-} from '../../src/modules/search/resource-facets.js';
+import { hashedLinksLimit, hashedWalkPays, listedMatchesPlan } from '../../src/modules/search/plan-costs.js';
 import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
 import { createUser } from '../helpers/factories.js';

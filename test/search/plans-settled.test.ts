@@ -1,12 +1,8 @@
 // Relevance's top tier counts its matches only as far as its plan choice needs (resource-facets.ts
 // plansSettledAt): capped there, scanPays and walkPays decide exactly as they do on a count to the cap.
 import { describe, expect, it } from 'vitest';
-import {
-  plansSettledAt,
-  scanPays,
-  SEARCH_LIMITS,
-  walkPays,
-} from '../../src/modules/search/resource-facets.js';
+import { SEARCH_LIMITS } from '../../src/modules/search/resource-facets.js';
+import { plansSettledAt, scanPays, walkPays } from '../../src/modules/search/plan-costs.js';
 
 /** The plan a count capped at `cap` chooses, as resource-lists.service.ts topTierPage does. */
 async function planOf(matches: number, cap: number, pageEnd: number, approved: number) {

@@ -3,7 +3,7 @@
 // popularity order, read from the index of the name and keywords (migration 0036). Every page must equal the
 // order computed here by brute force from the documents: text score (per word its best field: name 27, keywords
 // 9, description 3, owner 1), then popularity, then id. Also: pages of a search whose count listed its matches
-// (by date, downloads and relevance) under each of SQLite's plans for them (resource-facets.ts listedMatchesPlan),
+// (by date, downloads and relevance) under each of SQLite's plans for them (plan-costs.ts listedMatchesPlan),
 // and migration 0036's index kept in step.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timestampType } from '../../src/core/db/dialect.js';
@@ -311,7 +311,7 @@ describe('migration 0036 (the fields index on SQLite)', () => {
 
 // SQLite, a search counted exactly: its documents are listed, and a page ordered by a column (or relevance's
 // classes, by popularity) walks the sort index testing rows against their resource ids read once ('hashed'),
-// walks it probing each row's document, or gathers them (resource-facets.ts listedMatchesPlan). PostgreSQL
+// walks it probing each row's document, or gathers them (plan-costs.ts listedMatchesPlan). PostgreSQL
 // answers the same pages its own way.
 describe('pages of a search whose count listed its matches, under each plan', () => {
   const costs = (sqlite: Partial<typeof SEARCH_LIMITS.hashedWalk.sqlite>) => ({

@@ -63,7 +63,7 @@ export function linkIds(eb: ExpressionBuilder<DB, 'resources'>, list: CatalogLis
  * SQLite 66 → 10 ms. PostgreSQL turns an IN at the top of a WHERE into a semi join, which walking probes per row;
  * inside IS TRUE it stays an expression, which it runs as a hashed subplan when the ids fit in hash_mem
  * (work_mem × hash_mem_multiplier): past it each row would read them again, so the caller keeps the lists within
- * hashedLinksLimit (search/resource-facets.ts). SQLite's unary + keeps the id from driving (a gather by id).
+ * hashedLinksLimit (search/plan-costs.ts). SQLite's unary + keeps the id from driving (a gather by id).
  */
 export function hashedLinkTest(
   eb: ExpressionBuilder<DB, 'resources'>,

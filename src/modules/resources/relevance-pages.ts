@@ -6,13 +6,8 @@ import { readCounter } from '../../core/db/counters.js';
 import type { DialectName } from '../../core/db/database.js';
 import type { DB } from '../../core/db/schema.js';
 import { withNameCompletions } from '../search/name-words.js';
-import {
-  listedMatchesPlan,
-  plansSettledAt,
-  scanPays,
-  SEARCH_LIMITS,
-  walkPays,
-} from '../search/resource-facets.js';
+import { SEARCH_LIMITS } from '../search/resource-facets.js';
+import { listedMatchesPlan, plansSettledAt, scanPays, walkPays } from '../search/plan-costs.js';
 import { allButOneTier, nameTiers, topTier } from '../search/resource-match.js';
 import type { SearchMatch } from '../search/resource-match.js';
 import { countMatches, withDocuments } from '../search/resource-totals.js';

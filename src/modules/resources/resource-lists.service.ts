@@ -12,14 +12,8 @@ import type { MediaUrls } from '../../core/media-urls.js';
 import { findTeamById } from '../teams/teams.repo.js';
 import { findUserById } from '../users/users.repo.js';
 import { DEFAULT_WORK_MEM_MB } from '../../config-database.js';
-import {
-  facetsFromCounters,
-  facetsOfMatches,
-  hashedLinksLimit,
-  listedMatchesPlan,
-  scanPays,
-  walkPays,
-} from '../search/resource-facets.js';
+import { facetsFromCounters, facetsOfMatches } from '../search/resource-facets.js';
+import { hashedLinksLimit, listedMatchesPlan, scanPays, walkPays } from '../search/plan-costs.js';
 import { searchWindow } from '../search/result-window.js';
 import type { FacetRequest, Facets } from '../search/resource-facets.js';
 import { catalogListsPlan, countMatches, withDocuments, withFacetTerms } from '../search/resource-totals.js';

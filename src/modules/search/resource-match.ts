@@ -264,7 +264,7 @@ export function matchCondition(
   }
   if (dialect === 'sqlite' && plan === 'hashed') {
     // The matches' resource ids read once into an in-memory index, each row of the sort index tested against
-    // it from the index alone (the + keeps the ids from driving): resource-facets.ts listedMatchesPlan.
+    // it from the index alone (the + keeps the ids from driving): plan-costs.ts listedMatchesPlan.
     return sql<SqlBool>`+resources.id in (${matchingResourceIds(dialect, match)})`;
   }
   return sql<SqlBool>`resources.id in (${matchingResourceIds(dialect, match)})`;

@@ -123,7 +123,7 @@ export const linkedServers = (list: ServerCatalogList) =>
 export type ServerPlan = 'scan' | 'walk';
 
 /**
- * The rows a server search may walk for the 'scan' plan (search/resource-facets.ts scanPays). On PostgreSQL each
+ * The rows a server search may walk for the 'scan' plan (search/plan-costs.ts scanPays). On PostgreSQL each
  * walked row reads its text out of line (migration 0039: ~8 buffers, ~6 µs warm) while probing a match costs
  * ~10 µs: at 1M resources (180k servers) the two cross near 1,500 matches, ~2,400 rows walked for a first page.
  */

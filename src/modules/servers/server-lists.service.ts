@@ -8,7 +8,7 @@ import type { DB } from '../../core/db/schema.js';
 import { notFound } from '../../core/http/errors.js';
 import type { MediaUrls } from '../../core/media-urls.js';
 import type { CappedTotal } from '../search/capped-total.js';
-import { scanPays, walkPays } from '../search/resource-facets.js';
+import { scanPays, walkPays } from '../search/plan-costs.js';
 import { searchWindow } from '../search/result-window.js';
 import { parseSearch } from '../search/text.js';
 import {
@@ -101,7 +101,7 @@ export function createServerListsService(deps: {
               facetNames,
               counted.then((matched) => matched.total),
             );
-      // Many matches are read by walking the sort index, as the resources' are (search/resource-facets.ts): a
+      // Many matches are read by walking the sort index, as the resources' are (search/plan-costs.ts): a
       // search ordered by a column tests each row's text (scanPays), catalog lists alone probe each row's links
       // (walkPays). The count decides, so the page waits for it; relevance counts its own tiers and does not.
       const listed = (async () => {

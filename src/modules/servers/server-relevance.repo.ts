@@ -97,7 +97,7 @@ async function readIds(db: Kysely<DB>, dialect: DialectName, query: Compilable<{
  * A relevance page of the filter's APPROVED servers: by tier, then by rank. Each tier up to the one
  * holding the page's end is counted to that end (exact below it); a tier's page is gathered from its documents
  * and sorted, or, when the tier is large enough that a walk of the rank index finds its rows within
- * SERVER_SCAN_ROWS (search/resource-facets.ts scanPays), read by that walk testing each row's document.
+ * SERVER_SCAN_ROWS (search/plan-costs.ts scanPays), read by that walk testing each row's document.
  */
 export async function listRelevantServers(
   db: Kysely<DB>,
