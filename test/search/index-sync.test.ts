@@ -5,7 +5,6 @@
 // and on SQLite FTS5 checks its index against its content table. Rebuilds restore a wiped or stale index.
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { timestampType } from '../../src/core/db/dialect.js';
 import { ftsMatch, PREFIX_TERM_LENGTHS } from '../../src/modules/search/match.js';
 import { tsMatch } from '../../src/modules/search/resource-match.js';
 import { ftsFacetTerms } from '../../src/core/db/migrations/0031_fts_facet_terms.js';
@@ -18,13 +17,13 @@ import {
   resourceSearchVectors,
   VECTOR_PARTITIONS,
 } from '../../src/core/db/migrations/0034_resource_search_vectors.js';
-import type { MigrationContext } from '../../src/core/db/migrator.js';
 import { rebuildResourceSearch } from '../../src/modules/search/rebuild.js';
 import { facetTermOf, ftsFacetTermOf } from '../../src/modules/search/resource-facet-keys.js';
 import type { FacetKey } from '../../src/modules/search/resource-facet-keys.js';
 import { resourceDocument, selectResourceSources } from '../../src/modules/search/resource-documents.js';
 import { indexText, parseSearch } from '../../src/modules/search/text.js';
 import { buildTestApp } from '../helpers/app.js';
+import { migrationFor } from '../helpers/migrations.js';
 import type { TestApp } from '../helpers/app.js';
 import { createUser } from '../helpers/factories.js';
 import type { TestUser } from '../helpers/factories.js';
@@ -558,12 +557,6 @@ describe('rebuild', () => {
   );
 });
 
-/** What the migrator gives a migration on this test's database. */
-function migrationContext(): MigrationContext {
-  const { dialect } = t.app.context.database;
-  return { dialect, ts: timestampType(dialect) };
-}
-
 describe('documents written before migration 0031', () => {
   it('get their facet terms when it runs (SQLite: the FTS5 index is rebuilt), and answer searches with filters', async () => {
     const name = word('lagoon');
@@ -571,8 +564,8 @@ describe('documents written before migration 0031', () => {
     const resource = await approvedResource({ name: `Reef ${name}`, tagIds: [tag.id] });
     const { db: database } = t.app.context.database;
     // Undone in reverse order: the fields' index (0036) reads the facet terms 0031 adds.
-    const migration = ftsFacetTerms(migrationContext());
-    const fields = resourceFieldsFts(migrationContext());
+    const migration = migrationFor(t, ftsFacetTerms);
+    const fields = migrationFor(t, resourceFieldsFts);
     await fields.down!(database as never);
     await migration.down!(database as never);
     await migration.up(database as never);
@@ -599,7 +592,7 @@ describe('migration 0032 (prefix indexes of 4–6 characters on SQLite)', () => 
     const name = word('zyxwvu');
     const resource = await approvedResource({ name: `Reef ${name}` });
     const { db: database, dialect: kind } = t.app.context.database;
-    const migration = ftsLongerPrefixes(migrationContext());
+    const migration = migrationFor(t, ftsLongerPrefixes);
     await migration.down!(database as never);
     expect(await ftsPrefixes()).toBe(kind === 'sqlite' ? '2 3' : undefined);
     await migration.up(database as never);
@@ -624,9 +617,9 @@ describe('migration 0033 (word starts as terms of the PostgreSQL documents)', ()
     const tag = catalogs.tags[4]!;
     const resource = await approvedResource({ name: `Reef ${name} Привет`, tagIds: [tag.id] });
     const { db: database, dialect: kind } = t.app.context.database;
-    const migration = documentPrefixTerms(migrationContext());
-    const vectors = resourceSearchVectors(migrationContext());
-    const codes = resourceFacetCodes(migrationContext());
+    const migration = migrationFor(t, documentPrefixTerms);
+    const vectors = migrationFor(t, resourceSearchVectors);
+    const codes = migrationFor(t, resourceFacetCodes);
     await codes.down!(database as never);
     await vectors.down!(database as never);
     await migration.down!(database as never);
@@ -663,8 +656,8 @@ describe('migration 0034 (the PostgreSQL vectors in a table of their own)', () =
     const tag = catalogs.tags[5]!;
     const resource = await approvedResource({ name: `Reef ${name}`, tagIds: [tag.id] });
     const { db: database, dialect: kind } = t.app.context.database;
-    const migration = resourceSearchVectors(migrationContext());
-    const codes = resourceFacetCodes(migrationContext());
+    const migration = migrationFor(t, resourceSearchVectors);
+    const codes = migrationFor(t, resourceFacetCodes);
     await codes.down!(database as never);
     await migration.down!(database as never);
     // Written while the document was resource_search's generated column: the application writes only the text.
@@ -720,7 +713,7 @@ describe("migrations 0035 and 0037 (facet codes: PostgreSQL's beside the vectors
     const resource = await approvedResource({ name: `Reef ${name}`, tagIds: [first.id] });
     const { db: database } = t.app.context.database;
     // Each is a no-op on the other dialect.
-    const migrations = [resourceFacetCodes(migrationContext()), documentFacetCodes(migrationContext())];
+    const migrations = [migrationFor(t, resourceFacetCodes), migrationFor(t, documentFacetCodes)];
     for (const migration of migrations) await migration.down!(database as never);
     // Written while the documents had no codes.
     expect(

@@ -6,8 +6,8 @@
 // (by date, downloads and relevance) under each of SQLite's plans for them (plan-costs.ts listedMatchesPlan),
 // and migration 0036's index kept in step.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { timestampType } from '../../src/core/db/dialect.js';
 import { buildTestApp } from '../helpers/app.js';
+import { migrationFor } from '../helpers/migrations.js';
 import type { TestApp } from '../helpers/app.js';
 import { createUser } from '../helpers/factories.js';
 import type { TestUser } from '../helpers/factories.js';
@@ -275,8 +275,8 @@ describe('migration 0036 (the fields index on SQLite)', () => {
   };
 
   it('indexes the documents written before it, and its triggers keep the index in step with every write', async () => {
-    const { db, dialect } = t.app.context.database;
-    const migration = resourceFieldsFts({ dialect, ts: timestampType(dialect) });
+    const { db } = t.app.context.database;
+    const migration = migrationFor(t, resourceFieldsFts);
     await migration.down!(db as never);
     await migration.up(db as never);
     await integrityCheck();

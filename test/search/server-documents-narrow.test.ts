@@ -4,10 +4,9 @@
 // dialects.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { timestampType } from '../../src/core/db/dialect.js';
 import { serverDocumentsNarrow } from '../../src/core/db/migrations/0039_server_documents_narrow.js';
-import type { MigrationContext } from '../../src/core/db/migrator.js';
 import { buildTestApp } from '../helpers/app.js';
+import { migrationFor } from '../helpers/migrations.js';
 import type { TestApp } from '../helpers/app.js';
 import { createUser } from '../helpers/factories.js';
 import type { TestUser } from '../helpers/factories.js';
@@ -27,11 +26,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const database = () => t.app.context.database;
-const migration = () => {
-  const { dialect } = database();
-  const context: MigrationContext = { dialect, ts: timestampType(dialect) };
-  return serverDocumentsNarrow(context);
-};
+const migration = () => migrationFor(t, serverDocumentsNarrow);
 
 /** PostgreSQL: the pages of server_search's heap (its TOAST table apart). */
 async function heapPages(): Promise<number> {

@@ -4,11 +4,10 @@
 // checked on both dialects.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { timestampType } from '../../src/core/db/dialect.js';
 import { serverFacetTerms } from '../../src/core/db/migrations/0040_server_facet_terms.js';
-import type { MigrationContext } from '../../src/core/db/migrator.js';
 import { DIRECTORY_CACHE_TTL_MS } from '../../src/core/http/page-cache.js';
 import { buildTestApp } from '../helpers/app.js';
+import { migrationFor } from '../helpers/migrations.js';
 import type { TestApp } from '../helpers/app.js';
 import { createUser } from '../helpers/factories.js';
 import type { TestUser } from '../helpers/factories.js';
@@ -29,11 +28,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const database = () => t.app.context.database;
-const migration = () => {
-  const { dialect } = database();
-  const context: MigrationContext = { dialect, ts: timestampType(dialect) };
-  return serverFacetTerms(context);
-};
+const migration = () => migrationFor(t, serverFacetTerms);
 
 /** Every document's stored terms, by server id. */
 async function storedTerms(): Promise<Record<string, string>> {

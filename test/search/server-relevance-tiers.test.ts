@@ -4,11 +4,10 @@
 // down and up, the relevance pages (server-relevance.repo.ts) are those of the tiers.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { timestampType } from '../../src/core/db/dialect.js';
 import { serverRelevanceTiers } from '../../src/core/db/migrations/0041_server_relevance_tiers.js';
-import type { MigrationContext } from '../../src/core/db/migrator.js';
 import { DIRECTORY_CACHE_TTL_MS } from '../../src/core/http/page-cache.js';
 import { buildTestApp } from '../helpers/app.js';
+import { migrationFor } from '../helpers/migrations.js';
 import type { TestApp } from '../helpers/app.js';
 import { createUser } from '../helpers/factories.js';
 import type { TestUser } from '../helpers/factories.js';
@@ -28,11 +27,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const database = () => t.app.context.database;
-const migration = () => {
-  const { dialect } = database();
-  const context: MigrationContext = { dialect, ts: timestampType(dialect) };
-  return serverRelevanceTiers(context);
-};
+const migration = () => migrationFor(t, serverRelevanceTiers);
 
 /** The relevance order of a search's servers, as their ids. */
 async function relevant(query: string): Promise<string[]> {

@@ -2,9 +2,9 @@
 // links. The copy must hold for every link, whichever way it was written, and for the links that existed before
 // the migration; the filter must give what the tags and the type say.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { timestampType } from '../../src/core/db/dialect.js';
 import { sql } from 'kysely';
 import { buildTestApp } from '../helpers/app.js';
+import { migrationFor } from '../helpers/migrations.js';
 import type { TestApp } from '../helpers/app.js';
 import { createUser } from '../helpers/factories.js';
 import type { TestUser } from '../helpers/factories.js';
@@ -72,8 +72,8 @@ describe('tag links and their resource type', () => {
   });
 
   it('get their type when the migration runs on links written before it', async () => {
-    const { db, dialect } = t.app.context.database;
-    const migration = tagLinkTypes({ dialect, ts: timestampType(dialect) });
+    const { db } = t.app.context.database;
+    const migration = migrationFor(t, tagLinkTypes);
     await migration.down!(db as never);
     await migration.up(db as never);
     const rows = await linkTypes();

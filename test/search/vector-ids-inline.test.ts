@@ -5,10 +5,9 @@
 // are checked on both dialects.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { timestampType } from '../../src/core/db/dialect.js';
 import { vectorIdsInline } from '../../src/core/db/migrations/0038_vector_ids_inline.js';
-import type { MigrationContext } from '../../src/core/db/migrator.js';
 import { buildTestApp } from '../helpers/app.js';
+import { migrationFor } from '../helpers/migrations.js';
 import type { TestApp } from '../helpers/app.js';
 import { createUser } from '../helpers/factories.js';
 import type { TestUser } from '../helpers/factories.js';
@@ -29,11 +28,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const database = () => t.app.context.database;
-const migration = () => {
-  const { dialect } = database();
-  const context: MigrationContext = { dialect, ts: timestampType(dialect) };
-  return vectorIdsInline(context);
-};
+const migration = () => migrationFor(t, vectorIdsInline);
 
 async function approvedResource(body: Record<string, unknown>): Promise<ResourceBody> {
   const created = await createResource(t.app, owner, body);
