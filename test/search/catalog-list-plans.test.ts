@@ -55,19 +55,31 @@ describe('hashedWalkPays', () => {
   });
 });
 
-describe('listedMatchesPlan (SQLite, a search whose count listed its documents), at 1M', () => {
+describe('listedMatchesPlan (SQLite), a search whose count listed its documents, at 1M', () => {
   const approved = () => Promise.resolve(900_000);
   it('hashes their ids where the walk is long and the matches many', async () => {
     // A relevance top tier of 1,868 by popularity: ~9,600 rows walked.
-    expect(await listedMatchesPlan(1_868, 20, approved)).toBe('hashed');
-    expect(await listedMatchesPlan(3_660, 20, approved)).toBe('hashed');
+    expect(await listedMatchesPlan('sqlite', 1_868, 20, approved)).toBe('hashed');
+    expect(await listedMatchesPlan('sqlite', 3_660, 20, approved)).toBe('hashed');
   });
   it('walks where the walk is short, gathers few matches, and answers no match by gathering', async () => {
-    expect(await listedMatchesPlan(9_000, 20, approved)).toBe('walk');
-    expect(await listedMatchesPlan(300, 20, approved)).toBe('gather');
+    expect(await listedMatchesPlan('sqlite', 9_000, 20, approved)).toBe('walk');
+    expect(await listedMatchesPlan('sqlite', 300, 20, approved)).toBe('gather');
     // Page 50: 246,000 rows walked for 3,660 matches.
-    expect(await listedMatchesPlan(3_660, 1_000, approved)).toBe('gather');
-    expect(await listedMatchesPlan(0, 20, approved)).toBe('gather');
+    expect(await listedMatchesPlan('sqlite', 3_660, 1_000, approved)).toBe('gather');
+    expect(await listedMatchesPlan('sqlite', 0, 20, approved)).toBe('gather');
+  });
+});
+
+describe('listedMatchesPlan (PostgreSQL), at 1M', () => {
+  const approved = () => Promise.resolve(900_000);
+  it('hashes their ids for a short walk of many matches, else gathers them; it never walks probing', async () => {
+    // A relevance top tier of 2,153 by popularity, page 1: ~8,400 rows walked index only (migration 0042).
+    expect(await listedMatchesPlan('postgres', 2_153, 20, approved)).toBe('hashed');
+    expect(await listedMatchesPlan('postgres', 9_000, 20, approved)).toBe('hashed');
+    expect(await listedMatchesPlan('postgres', 300, 20, approved)).toBe('gather');
+    expect(await listedMatchesPlan('postgres', 3_660, 1_000, approved)).toBe('gather');
+    expect(await listedMatchesPlan('postgres', 0, 20, approved)).toBe('gather');
   });
 });
 

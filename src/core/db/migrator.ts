@@ -45,6 +45,7 @@ import { vectorIdsInline } from './migrations/0038_vector_ids_inline.js';
 import { serverDocumentsNarrow } from './migrations/0039_server_documents_narrow.js';
 import { serverFacetTerms } from './migrations/0040_server_facet_terms.js';
 import { serverRelevanceTiers } from './migrations/0041_server_relevance_tiers.js';
+import { popularityIndexOnly } from './migrations/0042_popularity_index_only.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -97,6 +98,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0039_server_documents_narrow': serverDocumentsNarrow,
   '0040_server_facet_terms': serverFacetTerms,
   '0041_server_relevance_tiers': serverRelevanceTiers,
+  '0042_popularity_index_only': popularityIndexOnly,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

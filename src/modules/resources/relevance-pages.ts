@@ -54,13 +54,13 @@ export async function relevancePage(
     return [...first, ...rest];
   };
   /**
-   * A page of one tier's matches, all of one text score, by popularity: on SQLite, when the count listed them
-   * and the popularity index holds all the walk tests, as listedMatchesPlan says; else 'scan' when many.
+   * A page of one tier's matches, all of one text score, by popularity: when the count listed them and the
+   * popularity index holds all the walk tests (no type), as listedMatchesPlan says; else 'scan' when many.
    */
   const popularityPage = async (tier: ResourceFilter, counted: Total, size: number, skip: number) => {
     const plan =
-      dialect === 'sqlite' && counted.documents !== undefined && tier.type === undefined
-        ? await listedMatchesPlan(counted.total, skip + size, approved)
+      counted.documents !== undefined && tier.type === undefined
+        ? await listedMatchesPlan(dialect, counted.total, skip + size, approved)
         : (await scanPays(counted, skip + size, approved))
           ? 'scan'
           : (await walkPays(counted.total, skip + size, approved))

@@ -13,7 +13,13 @@ import { findTeamById } from '../teams/teams.repo.js';
 import { findUserById } from '../users/users.repo.js';
 import { DEFAULT_WORK_MEM_MB } from '../../config-database.js';
 import { facetsFromCounters, facetsOfMatches } from '../search/resource-facets.js';
-import { hashedLinksLimit, listedMatchesPlan, scanPays, walkPays } from '../search/plan-costs.js';
+import {
+  hashedLinksLimit,
+  listedMatchesPlan,
+  scanPays,
+  searchPagePlan,
+  walkPays,
+} from '../search/plan-costs.js';
 import { searchWindow } from '../search/result-window.js';
 import type { FacetRequest, Facets } from '../search/resource-facets.js';
 import { catalogListsPlan, countMatches, withDocuments, withFacetTerms } from '../search/resource-totals.js';
@@ -188,7 +194,7 @@ export function createResourceListsService(deps: {
       };
       const plan =
         !scored && read.match?.documents !== undefined
-          ? await listedMatchesPlan(total.total, offset + limit, walked)
+          ? await listedMatchesPlan(dialect, total.total, offset + limit, walked)
           : await unlistedPlan();
       const rows = await listRows({ ...read, plan });
       if (facets.length === 0) return catalogue(rows, total, page);
@@ -208,11 +214,10 @@ export function createResourceListsService(deps: {
           : undefined;
       const total = counted?.total ?? (await countMatches(exec, dialect, filter));
       if (total.exact && total.total === 0) return nothingFound(page, facets);
-      const few = total.exact && !(await walkPays(total.total, offset + limit, walked));
-      const many = await scanPays(total, offset + limit, walked);
-      const plan = few ? 'ids' : many ? 'scan' : undefined;
       // The ids and facets read the documents the count read, when it read them all.
       const read = withDocuments(filter, total);
+      const listed = read.match?.documents !== undefined;
+      const plan = await searchPagePlan(total, listed, offset + limit, walked);
       const [list, scan] = await Promise.all([
         listRows({ ...read, plan }),
         counted?.facets ?? (facets.length === 0 ? undefined : facetsOfMatches(exec, dialect, read, facets)),

@@ -3,6 +3,7 @@
 // counts, the page's end and SEARCH_LIMITS.
 import type { DialectName } from '../../core/db/database.js';
 import { SEARCH_LIMITS } from './resource-facets.js';
+import type { MatchPlan } from './resource-match.js';
 
 /**
  * Whether a search ordered by a column tests rows of the sort index (MatchPlan 'scan'): when about
@@ -57,24 +58,29 @@ export async function hashedWalkPays(
 }
 
 /**
- * SQLite: the plan of a page ordered by a column (or popularity) of a search's `matches` whose documents its
- * count listed (SearchMatch.documents): the one costing least (SEARCH_LIMITS.hashedWalk.sqlite) of reading their
- * resource ids once and walking the sort index testing rows against them, index only ('hashed'); walking it
- * probing each row's document (walk); gathering them (each a random row). At 1M, a top tier of 1,868 by
+ * The plan of a page ordered by a column (or popularity) of a search's `matches` whose documents its count
+ * listed (SearchMatch.documents): the one costing least (SEARCH_LIMITS.hashedWalk) of reading their resource ids
+ * once and walking the sort index testing rows against them, index only ('hashed'); on SQLite walking it probing
+ * each row's document (walk); gathering them (each a random row). At 1M on SQLite, a top tier of 1,868 by
  * popularity: 10–11 ms gathered, 15–16 walked, 6.6 hashed; 3,660 matches by downloads: 18–20, 17–18, 10–11.
- * (In date order a walk's probes read the documents' resource id index in order: cheaper than costed.)
+ * (In date order a walk's probes read the documents' resource id index in order: cheaper than costed.) On
+ * PostgreSQL, a top tier of 2,153 by popularity, page 1: 20–23 ms gathered, 4–6 hashed (migration 0042); the
+ * listed ids are fewer than the count's cap, so their hash fits in work_mem.
  */
 export async function listedMatchesPlan(
+  dialect: DialectName,
   matches: number,
   pageEnd: number,
   walked: () => Promise<number>,
 ): Promise<'hashed' | 'walk' | 'gather'> {
-  const cost = SEARCH_LIMITS.hashedWalk.sqlite;
+  const cost = SEARCH_LIMITS.hashedWalk[dialect];
   if (matches === 0) return 'gather';
   const rows = (pageEnd * (await walked())) / matches;
+  const idRead = dialect === 'sqlite' ? SEARCH_LIMITS.documentIdRead : cost.hashLink;
   const costs = {
-    hashed: matches * SEARCH_LIMITS.documentIdRead + rows * cost.testRow,
-    walk: rows * cost.probeRow,
+    hashed: matches * idRead + rows * cost.testRow,
+    // PostgreSQL has no walk probing a listed match per row: its planner would choose the join.
+    walk: dialect === 'sqlite' ? rows * cost.probeRow : Number.POSITIVE_INFINITY,
     gather: matches * cost.gatherMatch,
   };
   return costs.hashed <= costs.walk && costs.hashed <= costs.gather
@@ -82,6 +88,28 @@ export async function listedMatchesPlan(
     : costs.walk <= costs.gather
       ? 'walk'
       : 'gather';
+}
+
+/**
+ * PostgreSQL: the plan of a page of a search alone (or of one whose filters its documents answer) in a column's
+ * order, from its count. Listed (the count read every match's id): the ids hashed and the sort index walked
+ * against them, or the matches gathered by id, as listedMatchesPlan says; at 1M, 3,660 matches by date, page 1:
+ * 35–44 ms gathered (a probe each), the walk ~4,200 rows index only. Unlisted (past the count's cap): 'scan' when
+ * a short walk tests enough rows, else the planner's choice.
+ */
+export async function searchPagePlan(
+  total: { total: number; exact: boolean },
+  listed: boolean,
+  pageEnd: number,
+  walked: () => Promise<number>,
+): Promise<MatchPlan | undefined> {
+  if (listed) {
+    return (await listedMatchesPlan('postgres', total.total, pageEnd, walked)) === 'hashed'
+      ? 'hashed'
+      : 'ids';
+  }
+  if (total.exact && !(await walkPays(total.total, pageEnd, walked))) return 'ids';
+  return (await scanPays(total, pageEnd, walked)) ? 'scan' : undefined;
 }
 
 /**

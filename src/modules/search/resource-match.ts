@@ -234,7 +234,7 @@ export function countedDocuments(
  * 'ids': PostgreSQL, few matches (see matchCondition). 'scan': many matches on either dialect: walk a sort index
  * and test each row's document text (textMatch), reading nothing of the index. 'hashed': one catalog list without
  * a search, a walk of a sort index testing rows against its link ids read once (resources/catalog-lists.ts
- * hashedLinkTest); on SQLite also a search's listed documents' resource ids (matchCondition).
+ * hashedLinkTest); also a search's listed documents' resource ids (matchCondition).
  */
 export type MatchPlan = 'walk' | 'gather' | 'ids' | 'scan' | 'hashed';
 
@@ -262,10 +262,13 @@ export function matchCondition(
     return sql<SqlBool>`exists (select 1 from resource_search ws where ws.resource_id = resources.id
       and +ws.doc_id in (${matchingDocuments(dialect, match)}))`;
   }
-  if (dialect === 'sqlite' && plan === 'hashed') {
-    // The matches' resource ids read once into an in-memory index, each row of the sort index tested against
-    // it from the index alone (the + keeps the ids from driving): plan-costs.ts listedMatchesPlan.
-    return sql<SqlBool>`+resources.id in (${matchingResourceIds(dialect, match)})`;
+  if (plan === 'hashed') {
+    // The matches' resource ids read once into an in-memory index (SQLite) or hash (PostgreSQL's hashed
+    // subplan: `is true` keeps the IN a test, not a join the ids drive), each row of the sort index tested
+    // against it from the index alone (the + keeps SQLite's ids from driving): plan-costs.ts listedMatchesPlan.
+    return dialect === 'sqlite'
+      ? sql<SqlBool>`+resources.id in (${matchingResourceIds(dialect, match)})`
+      : sql<SqlBool>`(resources.id in (${matchingResourceIds(dialect, match)})) is true`;
   }
   return sql<SqlBool>`resources.id in (${matchingResourceIds(dialect, match)})`;
 }
