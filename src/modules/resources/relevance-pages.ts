@@ -7,7 +7,13 @@ import type { DialectName } from '../../core/db/database.js';
 import type { DB } from '../../core/db/schema.js';
 import { withNameCompletions } from '../search/name-words.js';
 import { SEARCH_LIMITS } from '../search/resource-facets.js';
-import { listedMatchesPlan, plansSettledAt, scanPays, walkPays } from '../search/plan-costs.js';
+import {
+  hashedWalkRows,
+  listedMatchesPlan,
+  plansSettledAt,
+  scanPays,
+  walkPays,
+} from '../search/plan-costs.js';
 import { allButOneTier, nameTiers, topTier } from '../search/resource-match.js';
 import type { SearchMatch } from '../search/resource-match.js';
 import { countMatches, withDocuments } from '../search/resource-totals.js';
@@ -67,7 +73,12 @@ export async function relevancePage(
           : (await walkPays(counted.total, skip + size, approved))
             ? 'walk'
             : 'gather';
-    return listByPopularity(exec, dialect, withDocuments({ ...tier, plan }, counted), size, skip);
+    // PostgreSQL bounds a hashed walk of listed matches (ResourceFilter.walkRows).
+    const walkRows =
+      plan === 'hashed' && dialect === 'postgres'
+        ? await hashedWalkRows(counted.total, skip + size, approved)
+        : undefined;
+    return listByPopularity(exec, dialect, withDocuments({ ...tier, plan, walkRows }, counted), size, skip);
   };
   /** The narrowest name tier that fills the page, alone (search/resource-match.ts nameTiers). */
   const scoredMatch = async (full: SearchMatch): Promise<SearchMatch> => {

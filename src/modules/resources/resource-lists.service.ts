@@ -15,6 +15,7 @@ import { DEFAULT_WORK_MEM_MB } from '../../config-database.js';
 import { facetsFromCounters, facetsOfMatches } from '../search/resource-facets.js';
 import {
   hashedLinksLimit,
+  hashedWalkRows,
   listedMatchesPlan,
   scanPays,
   searchPagePlan,
@@ -218,8 +219,10 @@ export function createResourceListsService(deps: {
       const read = withDocuments(filter, total);
       const listed = read.match?.documents !== undefined;
       const plan = await searchPagePlan(total, listed, offset + limit, walked);
+      const walkRows =
+        plan === 'hashed' ? await hashedWalkRows(total.total, offset + limit, walked) : undefined;
       const [list, scan] = await Promise.all([
-        listRows({ ...read, plan }),
+        listRows({ ...read, plan, walkRows }),
         counted?.facets ?? (facets.length === 0 ? undefined : facetsOfMatches(exec, dialect, read, facets)),
       ]);
       return catalogue(list, total, page, scan && { facets: scan.facets, exact: scan.exact });

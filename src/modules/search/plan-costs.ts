@@ -91,6 +91,20 @@ export async function listedMatchesPlan(
 }
 
 /**
+ * PostgreSQL: the most rows of the sort index a hashed walk of `matches` listed ids reads for a page ending at
+ * `pageEnd` (ResourceFilter.walkRows): SEARCH_LIMITS.hashedWalkSlack times the rows it is costed at, at least
+ * hashedWalkMinRows.
+ */
+export async function hashedWalkRows(
+  matches: number,
+  pageEnd: number,
+  walked: () => Promise<number>,
+): Promise<number> {
+  const rows = (pageEnd * (await walked())) / Math.max(1, matches);
+  return Math.max(SEARCH_LIMITS.hashedWalkMinRows, Math.ceil(rows * SEARCH_LIMITS.hashedWalkSlack));
+}
+
+/**
  * PostgreSQL: the plan of a page of a search alone (or of one whose filters its documents answer) in a column's
  * order, from its count. Listed (the count read every match's id): the ids hashed and the sort index walked
  * against them, or the matches gathered by id, as listedMatchesPlan says; at 1M, 3,660 matches by date, page 1:

@@ -87,6 +87,13 @@ export const SEARCH_LIMITS = {
    * µs at 1M), for listedMatchesPlan. Slower than a link id (hashLink): the documents are spread over the index.
    */
   documentIdRead: 2,
+  /**
+   * PostgreSQL: a hashed walk of a search's listed matches reads at most this many times the rows it is costed
+   * at (plan-costs.ts hashedWalkRows), and at least hashedWalkMinRows, then gathers the page: the matches may
+   * cluster at the far end of the order.
+   */
+  hashedWalkSlack: 4,
+  hashedWalkMinRows: 1_000,
 };
 
 const FACET_OF: Record<FacetRequest, FacetName> = {
