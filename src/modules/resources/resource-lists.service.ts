@@ -219,10 +219,9 @@ export function createResourceListsService(deps: {
       const read = withDocuments(filter, total);
       const listed = read.match?.documents !== undefined;
       const plan = await searchPagePlan(total, listed, offset + limit, walked);
-      const walkRows =
-        plan === 'hashed' ? await hashedWalkRows(total.total, offset + limit, walked) : undefined;
+      const walk = plan === 'hashed' ? await hashedWalkRows(total.total, offset + limit, walked) : undefined;
       const [list, scan] = await Promise.all([
-        listRows({ ...read, plan, walkRows }),
+        listRows({ ...read, plan, walk }),
         counted?.facets ?? (facets.length === 0 ? undefined : facetsOfMatches(exec, dialect, read, facets)),
       ]);
       return catalogue(list, total, page, scan && { facets: scan.facets, exact: scan.exact });

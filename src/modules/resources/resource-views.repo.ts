@@ -15,7 +15,13 @@ import {
   linkProbe,
 } from './catalog-lists.js';
 import { withIndexPlansIf } from '../search/index-plans.js';
-import { facetTermsMatch, matchCondition, popularity, relevanceOrder } from '../search/resource-match.js';
+import {
+  facetTermsMatch,
+  matchCondition,
+  matchingResourceIds,
+  popularity,
+  relevanceOrder,
+} from '../search/resource-match.js';
 import type { MatchPlan, SearchMatch } from '../search/resource-match.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
@@ -133,10 +139,11 @@ export interface ResourceFilter {
    */
   plan?: MatchPlan;
   /**
-   * PostgreSQL, plan 'hashed' of a search's listed matches (SearchMatch.documents): the most rows of the sort
-   * index the walk reads before the page is gathered instead (search/plan-costs.ts hashedWalkRows).
+   * PostgreSQL, plan 'hashed' of a search's listed matches (SearchMatch.documents): `rows`, the most rows of the
+   * sort index the walk reads before the page is gathered instead, and `listed`, how many ids were listed
+   * (search/plan-costs.ts hashedWalkRows).
    */
-  walkRows?: number;
+  walk?: { rows: number; listed: number };
   /**
    * With a search: the type and catalog lists are read as the documents' facet terms in the search's full-text
    * scan (migrations 0030, 0031), not from the link tables; search/resource-totals.ts withFacetTerms decides.
@@ -240,18 +247,18 @@ async function pageOfViews(
       const walked = page.where((eb) => where(eb as unknown as ExpressionBuilder<DB, 'resources'>));
       return ordered(walked).limit(limit).offset(offset).execute();
     }
-    if (walkRows !== undefined)
-      return ordered(page).where('resources.id', 'in', boundedWalk(executor)).execute();
+    if (walk !== undefined)
+      return ordered(page).where('resources.id', 'in', boundedWalk(executor, walk)).execute();
     let ids = executor.selectFrom('resources').select('resources.id').where(where);
     if (scored) ids = ids.innerJoin('resource_search as s', 's.resource_id', 'resources.id');
     return ordered(page).where('resources.id', 'in', ordered(ids).limit(limit).offset(offset)).execute();
   };
-  // PostgreSQL, a hashed walk of a search's listed matches (filter.walkRows): the sort index's first walkRows
+  // PostgreSQL, a hashed walk of a search's listed matches (filter.walk): the sort index's first walk.rows
   // rows of the type (the documents hold the rest of the filter), then those of them among the listed ids.
   // Unbounded, matches clustered at the far end of the order walked the whole index (3,000 of the oldest
   // resources by date at 1M: 388 ms warm, 9.9 s cold); when the bound leaves the page short, it is gathered.
-  const walkRows = hashedWalk && filter.match?.documents !== undefined ? filter.walkRows : undefined;
-  const boundedWalk = (executor: Executor) => {
+  const walk = hashedWalk && filter.match?.documents !== undefined ? filter.walk : undefined;
+  const boundedWalk = (executor: Executor, { rows }: { rows: number }) => {
     const scope: ResourceFilter = { status: filter.status, type: filter.type };
     const walked = ordered(
       executor
@@ -259,30 +266,19 @@ async function pageOfViews(
         .select('resources.id')
         .select(keys.map(([key], i) => key.as(`k${i}`)))
         .where((eb) => resourceFilterCondition(eb, dialect, scope)),
-    ).limit(walkRows!);
+    ).limit(rows);
     const hits = executor
       .selectFrom(walked.as('w'))
       .select('w.id')
-      .where(
-        sql<SqlBool>`(w.id in (select json_array_elements_text(${filter.match!.documents}::json))) is true`,
-      );
+      .where(sql<SqlBool>`(w.id in (${matchingResourceIds(dialect, filter.match!)})) is true`);
     const inOrder = keys.reduce((q, [, direction], i) => q.orderBy(sql.ref(`w.k${i}`), direction), hits);
     return inOrder.limit(limit).offset(offset);
   };
   // A search's matches are read through the documents' GIN index, never by a scan testing each document
   // (search/index-plans.ts; on small tables the planner chose one: 37 ms for 5 matches at 10k).
   const rows = await withIndexPlansIf(filter.match !== undefined, db, dialect, read);
-  const listed = walkRows === undefined ? 0 : (JSON.parse(filter.match!.documents!) as unknown[]).length;
-  if (walkRows === undefined || rows.length >= Math.min(limit, listed - offset)) return rows;
-  return pageOfViews(
-    db,
-    dialect,
-    { ...filter, plan: 'ids', walkRows: undefined },
-    keys,
-    limit,
-    offset,
-    scored,
-  );
+  if (walk === undefined || rows.length >= Math.min(limit, walk.listed - offset)) return rows;
+  return pageOfViews(db, dialect, { ...filter, plan: 'ids', walk: undefined }, keys, limit, offset, scored);
 }
 
 const column = (name: string) => sql.ref(`resources.${name}`);

@@ -92,16 +92,17 @@ export async function listedMatchesPlan(
 
 /**
  * PostgreSQL: the most rows of the sort index a hashed walk of `matches` listed ids reads for a page ending at
- * `pageEnd` (ResourceFilter.walkRows): SEARCH_LIMITS.hashedWalkSlack times the rows it is costed at, at least
- * hashedWalkMinRows.
+ * `pageEnd`: SEARCH_LIMITS.hashedWalkSlack times the rows it is costed at, at least hashedWalkMinRows; with
+ * the number of listed ids, by which a page the bound left short is told (ResourceFilter.walk).
  */
 export async function hashedWalkRows(
   matches: number,
   pageEnd: number,
   walked: () => Promise<number>,
-): Promise<number> {
+): Promise<{ rows: number; listed: number }> {
   const rows = (pageEnd * (await walked())) / Math.max(1, matches);
-  return Math.max(SEARCH_LIMITS.hashedWalkMinRows, Math.ceil(rows * SEARCH_LIMITS.hashedWalkSlack));
+  const bound = Math.max(SEARCH_LIMITS.hashedWalkMinRows, Math.ceil(rows * SEARCH_LIMITS.hashedWalkSlack));
+  return { rows: bound, listed: matches };
 }
 
 /**
