@@ -348,9 +348,10 @@ describe('pages of a search whose count listed its matches, under each plan', ()
   const costs = (sqlite: Partial<typeof SEARCH_LIMITS.hashedWalk.sqlite>) => ({
     hashedWalk: { ...SEARCH_LIMITS.hashedWalk, sqlite: { ...SEARCH_LIMITS.hashedWalk.sqlite, ...sqlite } },
   });
-  // Each plan with the mark its page statements carry (resources/resource-views.repo.ts, search/resource-match.ts).
+  // Each plan with the mark its page statements carry (resources/resource-views.repo.ts, search/resource-match.ts):
+  // a hashed walk of listed matches is a bounded one (`w`).
   const FORCED: Array<[string, string, Partial<typeof SEARCH_LIMITS>]> = [
-    ['hashed', '+resources.id in (', { documentIdRead: 0, ...costs({ probeRow: 1e9, gatherMatch: 1e9 }) }],
+    ['hashed', '+w.id in (', { documentIdRead: 0, ...costs({ probeRow: 1e9, gatherMatch: 1e9 }) }],
     ['walk', '+ws.doc_id in (', { documentIdRead: 1e9, ...costs({ gatherMatch: 1e9 }) }],
     ['gather', '+resources.status = ', { documentIdRead: 1e9, ...costs({ probeRow: 1e9 }) }],
   ];

@@ -73,11 +73,8 @@ export async function relevancePage(
           : (await walkPays(counted.total, skip + size, approved))
             ? 'walk'
             : 'gather';
-    // PostgreSQL bounds a hashed walk of listed matches (ResourceFilter.walk).
-    const walk =
-      plan === 'hashed' && dialect === 'postgres'
-        ? await hashedWalkRows(counted.total, skip + size, approved)
-        : undefined;
+    // A hashed walk of listed matches is bounded (ResourceFilter.walk).
+    const walk = plan === 'hashed' ? await hashedWalkRows(counted.total, skip + size, approved) : undefined;
     return listByPopularity(exec, dialect, withDocuments({ ...tier, plan, walk }, counted), size, skip);
   };
   /** The narrowest name tier that fills the page, alone (search/resource-match.ts nameTiers). */

@@ -35,6 +35,7 @@ import { documentsAnswer, isSearchAlone } from './catalog-lists.js';
 import { relevancePage } from './relevance-pages.js';
 import { countResources, listApprovedPage, listResourceViews } from './resource-views.repo.js';
 import type { ResourceFilter, ResourceOrder, ResourceViewRow } from './resource-views.repo.js';
+import type { MatchPlan } from '../search/resource-match.js';
 import { toResourceListItem } from './resources.mapper.js';
 import { approvedTypeCounter, statusCounter } from './resources.repo.js';
 import type { ResourceSort } from './resources.schemas.js';
@@ -177,6 +178,9 @@ export function createResourceListsService(deps: {
     // The rows a walk or scan reads are the type's when there is one (its (type, status, column) index).
     const walked = () =>
       readCounter(exec, dialect, filter.type ? approvedTypeCounter(filter.type) : statusCounter('APPROVED'));
+    // A hashed walk of listed matches reads a bounded number of rows (ResourceFilter.walk).
+    const boundedWalk = (listed: boolean, plan: MatchPlan | undefined, total: Total) =>
+      listed && plan === 'hashed' ? hashedWalkRows(total.total, offset + limit, walked) : undefined;
     if (dialect === 'sqlite') {
       // SQLite runs one statement at a time anyway: count first and let the count choose the page's plan.
       const gathered: ResourceFilter = { ...filter, plan: 'gather' };
@@ -193,11 +197,11 @@ export function createResourceListsService(deps: {
         const hashed = await catalogListsPlan(exec, dialect, filter, offset + limit, walked, hashLimit);
         return hashed ?? (tests ? 'scan' : walk ? 'walk' : 'gather');
       };
-      const plan =
-        !scored && read.match?.documents !== undefined
-          ? await listedMatchesPlan(dialect, total.total, offset + limit, walked)
-          : await unlistedPlan();
-      const rows = await listRows({ ...read, plan });
+      const listed = !scored && read.match?.documents !== undefined;
+      const plan = listed
+        ? await listedMatchesPlan(dialect, total.total, offset + limit, walked)
+        : await unlistedPlan();
+      const rows = await listRows({ ...read, plan, walk: await boundedWalk(listed, plan, total) });
       if (facets.length === 0) return catalogue(rows, total, page);
       const scan = await facetsOfMatches(exec, dialect, read, facets);
       return catalogue(rows, total, page, { facets: scan.facets, exact: scan.exact });
@@ -219,9 +223,8 @@ export function createResourceListsService(deps: {
       const read = withDocuments(filter, total);
       const listed = read.match?.documents !== undefined;
       const plan = await searchPagePlan(total, listed, offset + limit, walked);
-      const walk = plan === 'hashed' ? await hashedWalkRows(total.total, offset + limit, walked) : undefined;
       const [list, scan] = await Promise.all([
-        listRows({ ...read, plan, walk }),
+        listRows({ ...read, plan, walk: await boundedWalk(listed, plan, total) }),
         counted?.facets ?? (facets.length === 0 ? undefined : facetsOfMatches(exec, dialect, read, facets)),
       ]);
       return catalogue(list, total, page, scan && { facets: scan.facets, exact: scan.exact });

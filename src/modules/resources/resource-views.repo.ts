@@ -17,8 +17,8 @@ import {
 import { withIndexPlansIf } from '../search/index-plans.js';
 import {
   facetTermsMatch,
+  inHashedMatches,
   matchCondition,
-  matchingResourceIds,
   popularity,
   relevanceOrder,
 } from '../search/resource-match.js';
@@ -139,7 +139,7 @@ export interface ResourceFilter {
    */
   plan?: MatchPlan;
   /**
-   * PostgreSQL, plan 'hashed' of a search's listed matches (SearchMatch.documents): `rows`, the most rows of the
+   * Plan 'hashed' of a search's listed matches (SearchMatch.documents): `rows`, the most rows of the
    * sort index the walk reads before the page is gathered instead, and `listed`, how many ids were listed
    * (search/plan-costs.ts hashedWalkRows).
    */
@@ -243,21 +243,21 @@ async function pageOfViews(
   const read = (executor: Executor) => {
     let page = viewQuery(executor);
     if (scored) page = page.innerJoin('resource_search as s', 's.resource_id', 'resources.id');
+    if (walk !== undefined)
+      return ordered(page).where('resources.id', 'in', boundedWalk(executor, walk)).execute();
     if (!(scored || filter.plan === 'ids' || filter.plan === 'gather' || hashedWalk)) {
       const walked = page.where((eb) => where(eb as unknown as ExpressionBuilder<DB, 'resources'>));
       return ordered(walked).limit(limit).offset(offset).execute();
     }
-    if (walk !== undefined)
-      return ordered(page).where('resources.id', 'in', boundedWalk(executor, walk)).execute();
     let ids = executor.selectFrom('resources').select('resources.id').where(where);
     if (scored) ids = ids.innerJoin('resource_search as s', 's.resource_id', 'resources.id');
     return ordered(page).where('resources.id', 'in', ordered(ids).limit(limit).offset(offset)).execute();
   };
-  // PostgreSQL, a hashed walk of a search's listed matches (filter.walk): the sort index's first walk.rows
-  // rows of the type (the documents hold the rest of the filter), then those of them among the listed ids.
-  // Unbounded, matches clustered at the far end of the order walked the whole index (3,000 of the oldest
-  // resources by date at 1M: 388 ms warm, 9.9 s cold); when the bound leaves the page short, it is gathered.
-  const walk = hashedWalk && filter.match?.documents !== undefined ? filter.walk : undefined;
+  // A hashed walk of a search's listed matches (filter.walk): the sort index's first walk.rows rows of the type
+  // (the documents hold the rest of the filter), then those of them among the listed ids. Unbounded, matches
+  // clustered at the far end of the order walked the whole index (3,000 of the oldest resources by date at 1M,
+  // PostgreSQL: 388 ms warm, 9.9 s cold); when the bound leaves the page short, it is gathered.
+  const walk = filter.plan === 'hashed' && filter.match?.documents !== undefined ? filter.walk : undefined;
   const boundedWalk = (executor: Executor, { rows }: { rows: number }) => {
     const scope: ResourceFilter = { status: filter.status, type: filter.type };
     const walked = ordered(
@@ -270,7 +270,7 @@ async function pageOfViews(
     const hits = executor
       .selectFrom(walked.as('w'))
       .select('w.id')
-      .where(sql<SqlBool>`(w.id in (${matchingResourceIds(dialect, filter.match!)})) is true`);
+      .where(inHashedMatches(dialect, 'w.id', filter.match!));
     const inOrder = keys.reduce((q, [, direction], i) => q.orderBy(sql.ref(`w.k${i}`), direction), hits);
     return inOrder.limit(limit).offset(offset);
   };
@@ -278,7 +278,16 @@ async function pageOfViews(
   // (search/index-plans.ts; on small tables the planner chose one: 37 ms for 5 matches at 10k).
   const rows = await withIndexPlansIf(filter.match !== undefined, db, dialect, read);
   if (walk === undefined || rows.length >= Math.min(limit, walk.listed - offset)) return rows;
-  return pageOfViews(db, dialect, { ...filter, plan: 'ids', walk: undefined }, keys, limit, offset, scored);
+  const gathered: MatchPlan = dialect === 'postgres' ? 'ids' : 'gather';
+  return pageOfViews(
+    db,
+    dialect,
+    { ...filter, plan: gathered, walk: undefined },
+    keys,
+    limit,
+    offset,
+    scored,
+  );
 }
 
 const column = (name: string) => sql.ref(`resources.${name}`);

@@ -91,7 +91,7 @@ export async function listedMatchesPlan(
 }
 
 /**
- * PostgreSQL: the most rows of the sort index a hashed walk of `matches` listed ids reads for a page ending at
+ * The most rows of the sort index a hashed walk of `matches` listed ids reads for a page ending at
  * `pageEnd`: SEARCH_LIMITS.hashedWalkSlack times the rows it is costed at, at least hashedWalkMinRows; with
  * the number of listed ids, by which a page the bound left short is told (ResourceFilter.walk).
  */

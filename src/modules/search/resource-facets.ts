@@ -88,7 +88,7 @@ export const SEARCH_LIMITS = {
    */
   documentIdRead: 2,
   /**
-   * PostgreSQL: a hashed walk of a search's listed matches reads at most this many times the rows it is costed
+   * A hashed walk of a search's listed matches reads at most this many times the rows it is costed
    * at (plan-costs.ts hashedWalkRows), and at least hashedWalkMinRows, then gathers the page: the matches may
    * cluster at the far end of the order.
    */

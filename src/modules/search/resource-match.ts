@@ -262,15 +262,25 @@ export function matchCondition(
     return sql<SqlBool>`exists (select 1 from resource_search ws where ws.resource_id = resources.id
       and +ws.doc_id in (${matchingDocuments(dialect, match)}))`;
   }
-  if (plan === 'hashed') {
-    // The matches' resource ids read once into an in-memory index (SQLite) or hash (PostgreSQL's hashed
-    // subplan: `is true` keeps the IN a test, not a join the ids drive), each row of the sort index tested
-    // against it from the index alone (the + keeps SQLite's ids from driving): plan-costs.ts listedMatchesPlan.
-    return dialect === 'sqlite'
-      ? sql<SqlBool>`+resources.id in (${matchingResourceIds(dialect, match)})`
-      : sql<SqlBool>`(resources.id in (${matchingResourceIds(dialect, match)})) is true`;
-  }
+  if (plan === 'hashed') return inHashedMatches(dialect, 'resources.id', match);
   return sql<SqlBool>`resources.id in (${matchingResourceIds(dialect, match)})`;
+}
+
+/**
+ * `column` (a resource id of a walked sort index: `resources.id`, or a bounded walk's `w.id`) is one of the
+ * matches' resource ids, read once into an in-memory index (SQLite) or a hash (PostgreSQL's hashed subplan:
+ * `is true` keeps the IN a test, not a join the ids drive); each walked row is tested from the index alone (the
+ * + keeps SQLite's ids from driving): plan-costs.ts listedMatchesPlan.
+ */
+export function inHashedMatches(
+  dialect: DialectName,
+  column: 'resources.id' | 'w.id',
+  match: SearchMatch,
+): RawBuilder<SqlBool> {
+  const ids = matchingResourceIds(dialect, match);
+  return dialect === 'sqlite'
+    ? sql<SqlBool>`+${sql.raw(column)} in (${ids})`
+    : sql<SqlBool>`(${sql.raw(column)} in (${ids})) is true`;
 }
 
 /**
