@@ -23,7 +23,14 @@ import {
 } from '../search/plan-costs.js';
 import { searchWindow } from '../search/result-window.js';
 import type { FacetRequest, Facets } from '../search/resource-facets.js';
-import { catalogListsPlan, countMatches, withDocuments, withFacetTerms } from '../search/resource-totals.js';
+import {
+  catalogCountsFirst,
+  catalogListsPlan,
+  countMatches,
+  listedCatalogFilter,
+  withDocuments,
+  withFacetTerms,
+} from '../search/resource-totals.js';
 import { countedWithFacets } from '../search/counted-facets.js';
 import type { Total } from '../search/resource-totals.js';
 import { correctedSearch } from '../search/name-words.js';
@@ -181,6 +188,12 @@ export function createResourceListsService(deps: {
     // A hashed walk of listed matches reads a bounded number of rows (ResourceFilter.walk).
     const boundedWalk = (listed: boolean, plan: MatchPlan | undefined, total: Total) =>
       listed && plan === 'hashed' ? hashedWalkRows(total.total, offset + limit, walked) : undefined;
+    // PostgreSQL: a page of the matches `total` counted, listed by it or not (`read.match.documents`).
+    const countedPage = async (read: ResourceFilter, total: Total) => {
+      const listed = read.match?.documents !== undefined;
+      const plan = await searchPagePlan(total, listed, offset + limit, walked);
+      return listRows({ ...read, plan, walk: await boundedWalk(listed, plan, total) });
+    };
     if (dialect === 'sqlite') {
       // SQLite runs one statement at a time anyway: count first and let the count choose the page's plan.
       const gathered: ResourceFilter = { ...filter, plan: 'gather' };
@@ -221,15 +234,19 @@ export function createResourceListsService(deps: {
       if (total.exact && total.total === 0) return nothingFound(page, facets);
       // The ids and facets read the documents the count read, when it read them all.
       const read = withDocuments(filter, total);
-      const listed = read.match?.documents !== undefined;
-      const plan = await searchPagePlan(total, listed, offset + limit, walked);
       const [list, scan] = await Promise.all([
-        listRows({ ...read, plan, walk: await boundedWalk(listed, plan, total) }),
+        countedPage(read, total),
         counted?.facets ?? (facets.length === 0 ? undefined : facetsOfMatches(exec, dialect, read, facets)),
       ]);
       return catalogue(list, total, page, scan && { facets: scan.facets, exact: scan.exact });
     }
     // PostgreSQL from here.
+    if (facets.length === 0 && catalogCountsFirst(dialect, filter)) {
+      const total = await countMatches(exec, dialect, filter);
+      if (total.exact && total.total === 0) return nothingFound(page, facets);
+      const read = listedCatalogFilter(filter, total);
+      return catalogue(await (read ? countedPage(read, total) : listRows(filter)), total, page);
+    }
     const plan = await catalogListsPlan(exec, dialect, filter, offset + limit, walked, hashLimit);
     const listed = plan === undefined ? filter : { ...filter, plan };
     if (facets.length === 0) {
