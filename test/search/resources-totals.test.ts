@@ -726,3 +726,27 @@ describe('a search whose documents answer it, counted and faceted', () => {
     }
   });
 });
+
+describe('PostgreSQL: a search typed as a prefix with small catalog lists', () => {
+  // Below SEARCH_LIMITS.facetTermsFrom link rows a list is joined and its resources' documents tested, but for a
+  // prefix longer than the documents' prefix terms: it completes to few words, so GIN intersects it with the
+  // lists' facet terms as cheaply as a whole word's.
+  const cases: Array<[Filter, 'terms' | 'joined']> = [
+    [{ search: 'granite', tags: ['combat'] }, 'terms'],
+    [{ search: 'granite', tags: ['combat'], type: 'MOD' }, 'terms'],
+    [{ search: 'r', tags: ['combat'] }, 'joined'],
+  ];
+  it.each(cases)('%j: read as %s, the matches exact', async (filter, read) => {
+    expect(expected(filter).length, JSON.stringify(filter)).toBeGreaterThan(1);
+    const statements = await statementsOf(async () => {
+      const body = await list(query(filter, '&limit=50'));
+      expect(body.resources.map((r) => r.id)).toEqual(expected(filter).map((e) => e.resource.id));
+      expect(body.meta).toMatchObject({ total: expected(filter).length, totalExact: true });
+    });
+    if (t.app.context.database.dialect !== 'postgres') return;
+    const terms = statements.filter(({ params }) => params.some((p) => String(p).includes('#tag/')));
+    const joined = statements.filter(({ text }) => text.includes('from "resource_tag_links" as "l"'));
+    expect(terms.length > 0, JSON.stringify(filter)).toBe(read === 'terms');
+    expect(joined.length > 0, JSON.stringify(filter)).toBe(read === 'joined');
+  });
+});
