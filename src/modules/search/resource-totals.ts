@@ -131,9 +131,9 @@ export function listedCatalogFilter(filter: ResourceFilter, total: Total): Resou
 
 /**
  * PostgreSQL: the last word is typed as a prefix that GIN expands by merging the lists of many words: one without
- * a term of its own (tsPrefixTerm) that is no longer than those terms (one or two letters, or letters outside
- * a-z). A longer one completes to few words (`trading:*`: the word and a few rare ones), merged at about one
- * word's cost.
+ * a term of its own (tsPrefixTerm) that is no longer than those terms (one or two characters, or up to six
+ * with one outside a–z and 0–9). A longer one completes to few words (`trading:*`: the word and a few rare
+ * ones), merged at about one word's cost.
  */
 const prefixMerged = (query: SearchQuery) => {
   const last = query.terms[query.terms.length - 1];
