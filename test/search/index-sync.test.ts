@@ -13,6 +13,7 @@ import { documentPrefixTerms } from '../../src/core/db/migrations/0033_document_
 import { resourceFacetCodes } from '../../src/core/db/migrations/0035_resource_facet_codes.js';
 import { documentFacetCodes } from '../../src/core/db/migrations/0037_document_facet_codes.js';
 import { resourceFieldsFts } from '../../src/core/db/migrations/0036_resource_fields_fts.js';
+import { resourceHeadWords } from '../../src/core/db/migrations/0043_resource_head_words.js';
 import {
   resourceSearchVectors,
   VECTOR_PARTITIONS,
@@ -211,6 +212,7 @@ async function vectorsOutOfStep(): Promise<string[]> {
     from resource_search s full join resource_search_vectors v on v.resource_id = s.resource_id
     where s.resource_id is null or v.resource_id is null
       or v.name_words <> resource_name_words(s.name_text)
+      or v.head_words <> resource_head_words(s.name_text, s.keywords_text)
       or v.document <> resource_document(s.name_text, s.keywords_text, s.body_text, s.owner_text, s.facet_keys)
       or v.facet_codes <> resource_facet_codes(s.facet_keys)`.execute(db());
   return rows.map((row) => row.id);
@@ -620,6 +622,8 @@ describe('migration 0033 (word starts as terms of the PostgreSQL documents)', ()
     const migration = migrationFor(t, documentPrefixTerms);
     const vectors = migrationFor(t, resourceSearchVectors);
     const codes = migrationFor(t, resourceFacetCodes);
+    const head = migrationFor(t, resourceHeadWords);
+    await head.down!(database as never);
     await codes.down!(database as never);
     await vectors.down!(database as never);
     await migration.down!(database as never);
@@ -631,6 +635,7 @@ describe('migration 0033 (word starts as terms of the PostgreSQL documents)', ()
     await migration.up(database as never);
     await vectors.up(database as never);
     await codes.up(database as never);
+    await head.up(database as never);
     t.clock.advance(5001);
     for (let length = 2; length <= name.length; length += 1) {
       const prefix = name.slice(0, length);
@@ -658,6 +663,8 @@ describe('migration 0034 (the PostgreSQL vectors in a table of their own)', () =
     const { db: database, dialect: kind } = t.app.context.database;
     const migration = migrationFor(t, resourceSearchVectors);
     const codes = migrationFor(t, resourceFacetCodes);
+    const head = migrationFor(t, resourceHeadWords);
+    await head.down!(database as never);
     await codes.down!(database as never);
     await migration.down!(database as never);
     // Written while the document was resource_search's generated column: the application writes only the text.
@@ -665,6 +672,7 @@ describe('migration 0034 (the PostgreSQL vectors in a table of their own)', () =
     if (kind === 'postgres') expect(await matches(short, 'resource_search')).toEqual([resource.id]);
     await migration.up(database as never);
     await codes.up(database as never);
+    await head.up(database as never);
     if (kind === 'postgres') {
       // Hash partitions, each moving any toasted document out of its rows.
       const { rows } = await sql<{ options: string[] | null }>`
@@ -714,12 +722,16 @@ describe("migrations 0035 and 0037 (facet codes: PostgreSQL's beside the vectors
     const { db: database } = t.app.context.database;
     // Each is a no-op on the other dialect.
     const migrations = [migrationFor(t, resourceFacetCodes), migrationFor(t, documentFacetCodes)];
+    // (0043 redefines the vectors' trigger after 0035: it goes first and comes back last.)
+    const head = migrationFor(t, resourceHeadWords);
+    await head.down!(database as never);
     for (const migration of migrations) await migration.down!(database as never);
     // Written while the documents had no codes.
     expect(
       (await patch(resource.id, { tagIds: [first.id, second.id], categoryIds: [category.id] })).statusCode,
     ).toBe(200);
     for (const migration of migrations) await migration.up(database as never);
+    await head.up(database as never);
     t.clock.advance(5001);
     expect(await facetsOf(name)).toEqual({
       type: { MOD: 1 },

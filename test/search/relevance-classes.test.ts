@@ -1,10 +1,11 @@
-// Relevance pages served by score classes: the top tier (every word in the name) and, on SQLite, the class after
-// it (every word but one in the name, that one in the keywords: search/resource-match.ts allButOneTier), each in
-// popularity order, read from the index of the name and keywords (migration 0036). Every page must equal the
+// Relevance pages served by score classes: the top tier (every word in the name) and the class after it (every
+// word but one in the name, that one in the keywords: search/resource-match.ts allButOneTier), each in
+// popularity order, read from the indexes of the name and keywords (migrations 0036 on SQLite, 0043 on
+// PostgreSQL). Every page must equal the
 // order computed here by brute force from the documents: text score (per word its best field: name 27, keywords
 // 9, description 3, owner 1), then popularity, then id. Also: pages of a search whose count listed its matches
 // (by date, downloads and relevance) under each of SQLite's plans for them (plan-costs.ts listedMatchesPlan),
-// and migration 0036's index kept in step.
+// and migrations 0036's and 0043's indexes kept in step.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../helpers/app.js';
 import { migrationFor } from '../helpers/migrations.js';
@@ -13,6 +14,7 @@ import { createUser } from '../helpers/factories.js';
 import type { TestUser } from '../helpers/factories.js';
 import { sql } from 'kysely';
 import { resourceFieldsFts } from '../../src/core/db/migrations/0036_resource_fields_fts.js';
+import { resourceHeadWords } from '../../src/core/db/migrations/0043_resource_head_words.js';
 import { listCatalogue } from './catalogue.js';
 import { buildCorpus } from './resources-corpus.js';
 import type { Corpus } from './resources-corpus.js';
@@ -179,6 +181,15 @@ function classPage(search: string, type: string | undefined, size: number): numb
 
 const SIZES = [1, 3, 8];
 
+/** A statement that read the class after the top tier from its indexes (search/resource-match.ts). */
+const classRead =
+  (dialect: string) =>
+  ({ text, params }: { text: string; params: unknown[] }): boolean =>
+    dialect === 'postgres'
+      ? text.includes('v.head_words @@')
+      : text.includes('"resource_fields_fts" match ?') &&
+        params.some((p) => `${p}`.includes(' NOT name_text : ('));
+
 describe('relevance pages by score class', () => {
   it('is exercised: searches of 1, 2 and 3 words with pages that the class after the top tier completes', () => {
     const completed = SEARCHES.filter(([search, type]) =>
@@ -225,9 +236,8 @@ describe('relevance pages by score class', () => {
     }),
   );
 
-  it('SQLite reads those pages from the fields index, never scoring matches', async () => {
-    // (PostgreSQL has no index of the keywords: it scores the matches, in the same order, tested above.)
-    if (t.app.context.database.dialect !== 'sqlite') return;
+  it('reads those pages from the indexes of the name and keywords, never scoring matches', async () => {
+    const { dialect } = t.app.context.database;
     const served = SEARCHES.flatMap(([search, type]) =>
       SIZES.map((size) => [search, type, size, classPage(search, type, size)] as const),
     ).filter(([, , , page]) => page !== undefined);
@@ -239,13 +249,8 @@ describe('relevance pages by score class', () => {
         expect(ids.slice(-size)).toEqual(expectedOrder(search, type).slice((page! - 1) * size, page! * size));
       });
       const texts = statements.map((statement) => statement.text);
-      // The class, as matchingDocuments reads it: match.ts ftsAllButOneInName.
-      const classRead = statements.some(
-        ({ text, params }) =>
-          text.includes('"resource_fields_fts" match ?') &&
-          params.some((p) => `${p}`.includes(' NOT name_text : (')),
-      );
-      expect(classRead).toBe(true);
+      // The class, as matchingDocuments reads it: match.ts ftsAllButOneInName, or the head words (0043).
+      expect(statements.some(classRead(dialect))).toBe(true);
       // Scored pages join the documents (`s`) to order by their text, and the middle tier of three words tests
       // the names it reads against them: the classes' pages order by popularity alone.
       const scoring = /"resource_search" as "s"|join resource_search s/;
@@ -256,8 +261,8 @@ describe('relevance pages by score class', () => {
   it('scores a three-word page from the listed matches of the two-words-in-name tier', async () => {
     // Names here have two words, so three words never fill the top tier: page 1 of 1 is the best match of the
     // tier of two of them in the name, when it has one, whose count lists its matches (relevance-pages.ts
-    // scoredMatch) for the page to score, a search alone's on PostgreSQL. (On SQLite the class after the top
-    // tier serves it when it has one.)
+    // scoredMatch) for the page to score, a search alone's on PostgreSQL. (The class after the top tier serves
+    // it when it has one.)
     const { dialect } = t.app.context.database;
     const listed = dialect === 'postgres' ? 'json_array_elements_text(' : 'json_each(';
     const scoring = /"resource_search" as "s"|join resource_search s/;
@@ -276,16 +281,15 @@ describe('relevance pages by score class', () => {
         expect(await pages(search, type, 1, 1)).toEqual(expectedOrder(search, type).slice(0, 1));
       });
       const scored = statements.filter(({ text }) => scoring.test(text));
-      // Scored, unless on SQLite the class after the top tier served the page from the fields index.
-      const classRead = statements.some(({ text }) => text.includes('"resource_fields_fts" match ?'));
-      const served = dialect === 'sqlite' && classPage(search, type, 1) !== undefined;
-      expect(served ? classRead : scored.length > 0, search).toBe(true);
+      // Scored, unless the class after the top tier served the page from the indexes.
+      const served = classPage(search, type, 1) !== undefined;
+      expect(served ? statements.some(classRead(dialect)) : scored.length > 0, search).toBe(true);
       for (const { text } of scored) expect(text, search).toContain(listed);
     }
   });
 });
 
-describe('migration 0036 (the fields index on SQLite)', () => {
+describe('migrations 0036 (the fields index, SQLite) and 0043 (the head words, PostgreSQL)', () => {
   const integrityCheck = async () => {
     const { db, dialect } = t.app.context.database;
     if (dialect !== 'sqlite') return;
@@ -307,9 +311,11 @@ describe('migration 0036 (the fields index on SQLite)', () => {
 
   it('indexes the documents written before it, and its triggers keep the index in step with every write', async () => {
     const { db } = t.app.context.database;
-    const migration = migrationFor(t, resourceFieldsFts);
-    await migration.down!(db as never);
-    await migration.up(db as never);
+    // (Each is a no-op on the other dialect.)
+    for (const migration of [migrationFor(t, resourceFieldsFts), migrationFor(t, resourceHeadWords)]) {
+      await migration.down!(db as never);
+      await migration.up(db as never);
+    }
     await integrityCheck();
     await expectClassPages('ra');
     await expectClassPages('raven pi');
@@ -329,7 +335,7 @@ describe('migration 0036 (the fields index on SQLite)', () => {
     for (const [i, entry] of entries.slice(0, 6).entries()) {
       await edit(entry, i % 2 === 0 ? { name: `Quokkite ${i}` } : { shortDescription: `quokkite ${i}` });
     }
-    // A description alone: not a column of the fields index, whose trigger does not fire.
+    // A description alone: not a column the class reads.
     await edit(entries[6]!, { description: 'quokkite in the body' });
     documents = await readDocuments();
     await integrityCheck();

@@ -46,6 +46,7 @@ import { serverDocumentsNarrow } from './migrations/0039_server_documents_narrow
 import { serverFacetTerms } from './migrations/0040_server_facet_terms.js';
 import { serverRelevanceTiers } from './migrations/0041_server_relevance_tiers.js';
 import { popularityIndexOnly } from './migrations/0042_popularity_index_only.js';
+import { resourceHeadWords } from './migrations/0043_resource_head_words.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -99,6 +100,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0040_server_facet_terms': serverFacetTerms,
   '0041_server_relevance_tiers': serverRelevanceTiers,
   '0042_popularity_index_only': popularityIndexOnly,
+  '0043_resource_head_words': resourceHeadWords,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

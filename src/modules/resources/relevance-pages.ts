@@ -1,5 +1,5 @@
 // Relevance pages of a search (search/resource-match.ts): the score classes that come first (the top tier,
-// every word in the name; on SQLite also the class after it), each in popularity order, when they fill the page;
+// every word in the name, then the class after it), each in popularity order, when they fill the page;
 // else every match of the narrowest name tier that fills it, scored.
 import type { Kysely } from 'kysely';
 import { readCounter } from '../../core/db/counters.js';
@@ -38,8 +38,8 @@ export async function relevancePage(
   const approved = () => readCounter(exec, dialect, statusCounter('APPROVED'));
   /**
    * Relevance, when the matches with every word in the name (search/resource-match.ts topTier) fill the page:
-   * they score highest and equally, so the page is theirs by popularity. On SQLite, also when they and the
-   * next score class (allButOneTier, read from the fields' index) fill it: the top tier's matches, then that
+   * they score highest and equally, so the page is theirs by popularity. Also when they and the next score
+   * class (allButOneTier, read from the indexes of the names and keywords) fill it: the top tier's matches, then that
    * class's, each by popularity. Undefined when they do not fill it.
    */
   const topTierPage = async (full: SearchMatch) => {
@@ -48,7 +48,7 @@ export async function relevancePage(
     const counted = await countMatches(exec, dialect, { ...top, plan: 'gather' }, settled);
     if (counted.total >= offset + limit) return popularityPage(top, counted, limit, offset);
     // Past the cap it is only known that at least `cap` of them exist.
-    const nextClass = dialect === 'sqlite' && counted.exact ? allButOneTier(full) : undefined;
+    const nextClass = counted.exact ? allButOneTier(full) : undefined;
     if (nextClass === undefined) return undefined;
     const next: ResourceFilter = { ...planned, match: nextClass };
     const nextCounted = await countMatches(exec, dialect, { ...next, plan: 'gather' }, settled);

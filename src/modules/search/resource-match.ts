@@ -141,11 +141,11 @@ export function nameTiers(match: SearchMatch): SearchMatch[] {
 export const topTier = (match: SearchMatch): SearchMatch => tierOf(match, 'every');
 
 /**
- * SQLite: the matches that score next after the top tier, when there is such a tier to read from the index: all
- * the n words but one in the name and that one in the keywords, 27(n − 1) + 9 each. Every other match scores
- * less: with fewer words in the name at most 27(n − 2) + 18, with n − 1 there and the last word elsewhere
- * 27(n − 1) + 3. They too come in popularity order alone, after the top tier's. Not for phrases (the fields'
- * index has no positions) nor for more words than NAME_TIER_MAX_WORDS; PostgreSQL has no index of the keywords.
+ * The matches that score next after the top tier, read from the indexes (SQLite's fields index, 0036;
+ * PostgreSQL's name and head words, 0043): all the n words but one in the name and that one in the keywords,
+ * 27(n − 1) + 9 each. Every other match scores less: with fewer words in the name at most 27(n − 2) + 18, with
+ * n − 1 there and the last word elsewhere 27(n − 1) + 3. They too come in popularity order alone, after the top
+ * tier's. Not for phrases (neither index has positions) nor for more words than NAME_TIER_MAX_WORDS.
  */
 export function allButOneTier(match: SearchMatch): SearchMatch | undefined {
   const { terms, phrases } = match.query;
@@ -171,8 +171,7 @@ export function matchingResourceIds(dialect: DialectName, match: SearchMatch): R
     const whole = sql`v.document @@ ${tsMatch(match)}`;
     if (match.inName === undefined)
       return sql`select v.resource_id from resource_search_vectors v where ${whole}`;
-    if (match.inName === 'allButOne')
-      throw new Error('allButOneTier is read from the SQLite fields index only');
+    if (match.inName === 'allButOne') return allButOneIds(match);
     // The name's own vector, under its own GIN index (0028, 0034): the document's GIN index holds words without
     // their weights, so `word:A` re-read every match's document (3.5 s at 1M for a word in 20% of documents).
     // Every word in the name implies the whole query but for its phrases.
@@ -192,6 +191,21 @@ export function matchingResourceIds(dialect: DialectName, match: SearchMatch): R
   }
   return sql`select resource_id from resource_search indexed by resource_search_doc_idx where doc_id in (
     ${matchingDocuments(dialect, match)})`;
+}
+
+/**
+ * PostgreSQL, allButOneTier: every word in the name and keywords (head_words, migration 0043; the last one's
+ * prefix term as the document's), all but one of them in the name (none of one word, any of two, two of three)
+ * and not every one, as match.ts ftsAllButOneInName asks SQLite's fields index. Both vectors have GIN indexes.
+ */
+function allButOneIds(match: SearchMatch): RawBuilder<unknown> {
+  const { query, completions } = match;
+  const words = query.terms.length;
+  const inName = (tier: WordsIn) =>
+    sql`v.name_words @@ to_tsquery('simple', ${tsWordsText(query, tier, completions)})`;
+  const fewer = words === 1 ? sql`` : sql` and ${inName(words === 2 ? 'any' : 'two')}`;
+  return sql`select v.resource_id from resource_search_vectors v
+    where v.head_words @@ ${tsMatch({ query })}${fewer} and not ${inName('every')}`;
 }
 
 /**

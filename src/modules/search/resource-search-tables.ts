@@ -19,10 +19,10 @@ export const DERIVED = {
     select k ->> 0, k ->> 1, k ->> 2, count(*) from resource_search, json_array_elements(facet_keys::json) k
     group by 1, 2, 3`,
   resource_name_words: NAME_WORDS_RECOUNT,
-  // The functions are migrations 0034's and 0035's, which its triggers call too.
+  // The functions are migrations 0034's, 0035's and 0043's, which its triggers call too.
   resource_search_vectors: sql`
-    insert into resource_search_vectors (resource_id, name_words, document, facet_codes)
-    select resource_id, resource_name_words(name_text),
+    insert into resource_search_vectors (resource_id, name_words, head_words, document, facet_codes)
+    select resource_id, resource_name_words(name_text), resource_head_words(name_text, keywords_text),
       resource_document(name_text, keywords_text, body_text, owner_text, facet_keys), resource_facet_codes(facet_keys)
     from resource_search`,
 } as const;

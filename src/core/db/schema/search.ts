@@ -32,6 +32,8 @@ export interface ResourceSearchVectorsTable {
   resource_id: string;
   /** The name's words (resource_name_words), under their own GIN index. */
   name_words: string;
+  /** The name's and keywords' words with their starts (resource_head_words, migration 0043), under GIN too. */
+  head_words: string;
   /** The weighted words, their starts (`~epic`) and the facet terms (`#facet/scope/value`): resource_document. */
   document: string;
   /** Its scope-'' facet keys as int8 codes (resource_facet_codes, migration 0035): the facets' counts read them. */
