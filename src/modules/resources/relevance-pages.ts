@@ -39,8 +39,8 @@ export async function relevancePage(
   /**
    * Relevance, when the matches with every word in the name (search/resource-match.ts topTier) fill the page:
    * they score highest and equally, so the page is theirs by popularity. Also when they and the next score
-   * class (allButOneTier, read from the indexes of the names and keywords) fill it: the top tier's matches, then that
-   * class's, each by popularity. Undefined when they do not fill it.
+   * class (allButOneTier, read from the indexes of the names and keywords) fill it: the top tier's matches,
+   * then that class's, each by popularity. Undefined when they do not fill it.
    */
   const topTierPage = async (full: SearchMatch) => {
     const top: ResourceFilter = { ...planned, match: topTier(full) };
