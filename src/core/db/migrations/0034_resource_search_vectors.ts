@@ -98,17 +98,32 @@ export function resourceSearchVectors({ dialect }: MigrationContext) {
 
 /**
  * The trigger function that writes a resource_search row's vectors (`withFacetCodes`: and its facet codes,
- * migration 0035).
+ * migration 0035; `withHeadWords`: and its name's and keywords' words, migration 0043).
  */
-export async function defineVectorsWrite(db: Kysely<unknown>, withFacetCodes: boolean): Promise<void> {
+export async function defineVectorsWrite(
+  db: Kysely<unknown>,
+  withFacetCodes: boolean,
+  withHeadWords = false,
+): Promise<void> {
   const row = sql.raw(TEXT_COLUMNS.map((column) => `new.${column}`).join(', '));
-  const [columns, values, updates] = withFacetCodes
-    ? [
-        sql`, facet_codes`,
-        sql`, resource_facet_codes(new.facet_keys)`,
-        sql`, facet_codes = excluded.facet_codes`,
-      ]
-    : [sql``, sql``, sql``];
+  const extra = [
+    ...(withFacetCodes ? [['facet_codes', sql`resource_facet_codes(new.facet_keys)`] as const] : []),
+    ...(withHeadWords
+      ? [['head_words', sql`resource_head_words(new.name_text, new.keywords_text)`] as const]
+      : []),
+  ];
+  const columns = sql.join(
+    extra.map(([column]) => sql`, ${sql.raw(column)}`),
+    sql``,
+  );
+  const values = sql.join(
+    extra.map(([, value]) => sql`, ${value}`),
+    sql``,
+  );
+  const updates = sql.join(
+    extra.map(([column]) => sql`, ${sql.raw(column)} = excluded.${sql.raw(column)}`),
+    sql``,
+  );
   await sql`
     create or replace function resource_search_vectors_write() returns trigger language plpgsql as $$
     begin

@@ -4,11 +4,6 @@ import type { MigrationContext } from '../migrator.js';
 import { defineVectorsWrite } from './0034_resource_search_vectors.js';
 import { analyzeNewIndex } from './statistics.js';
 
-/** The text columns a resource's vectors are computed from, in resource_document's argument order (0034). */
-const ROW = sql.raw(
-  ['name_text', 'keywords_text', 'body_text', 'owner_text', 'facet_keys'].map((c) => `new.${c}`).join(', '),
-);
-
 /**
  * PostgreSQL: each resource's vectors also hold the words of its name and keywords together (`head_words`, with
  * their 3- to 6-character starts as 0033's terms), under a GIN index of their own, so that relevance's class
@@ -33,18 +28,7 @@ export function resourceHeadWords({ dialect }: MigrationContext) {
         update resource_search_vectors v set head_words = resource_head_words(s.name_text, s.keywords_text)
         from resource_search s where s.resource_id = v.resource_id`.execute(db);
       await sql`alter table resource_search_vectors alter column head_words set not null`.execute(db);
-      await sql`
-        create or replace function resource_search_vectors_write() returns trigger language plpgsql as $$
-        begin
-          insert into resource_search_vectors (resource_id, name_words, head_words, document, facet_codes)
-          values (new.resource_id, resource_name_words(new.name_text),
-            resource_head_words(new.name_text, new.keywords_text), resource_document(${ROW}),
-            resource_facet_codes(new.facet_keys))
-          on conflict (resource_id) do update
-            set name_words = excluded.name_words, head_words = excluded.head_words,
-              document = excluded.document, facet_codes = excluded.facet_codes;
-          return null;
-        end $$`.execute(db);
+      await defineVectorsWrite(db, true, true);
       // A GIN index builds faster with memory to sort its entries in (search/rebuild.ts does the same).
       await sql`set local maintenance_work_mem = '512MB'`.execute(db);
       await sql`create index resource_search_head_idx on resource_search_vectors using gin (head_words)`.execute(
