@@ -26,7 +26,7 @@ import { readFacetCount, SEARCH_LIMITS } from './resource-facets.js';
 import { hashedWalkPays } from './plan-costs.js';
 import { countedDocuments, facetTermsMatch } from './resource-match.js';
 import type { MatchPlan } from './resource-match.js';
-import { PREFIX_TERM_LENGTHS, prefixIndexed, tsPrefixTerm } from './match.js';
+import { cutPrefixQuery, PREFIX_TERM_LENGTHS, prefixIndexed, tsPrefixTerm } from './match.js';
 import { wholeWords } from './text.js';
 import type { SearchQuery } from './text.js';
 
@@ -212,6 +212,15 @@ export async function countMatches(
       cap,
     );
     if (!subset.exact) return subset;
+    // The prefix cut to one FTS5 keeps (match.ts cutPrefixQuery) matches a superset, read from the index alone:
+    // when it counts no more than the subset, both are the matches (`craft resources econom*` at 1M: 7,355, as
+    // many as `craft resources economy`; 13 ms where the prefix as typed took 36). Else the prefix as typed.
+    const cut = cutPrefixQuery(filter.match!.query, facets !== undefined);
+    if (cut !== undefined) {
+      const cutMatch = { ...filter.match!, query: cut };
+      const superset = await countMatches(db, dialect, { ...filter, match: cutMatch }, cap);
+      if (superset.exact && superset.total === subset.total) return subset;
+    }
   }
   if (alone) {
     // The documents come along: a page, facets or listed ids read from them spare the index its work again.
