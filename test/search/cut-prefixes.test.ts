@@ -14,18 +14,19 @@ import { createResource, moderate } from '../resources/helpers.js';
 import { listCatalogue } from './catalogue.js';
 import { statementsOf } from './statements.js';
 import type { TracedStatement } from './statements.js';
+import {
+  byIdDesc,
+  matching as matchingIn,
+  parse,
+  readIndexedDocuments,
+  relevanceOrder,
+} from './indexed-documents.js';
+import type { IndexedDocument } from './indexed-documents.js';
 
 let t: TestApp;
 let owners: TestUser[];
 
-interface Document {
-  resourceId: string;
-  type: string;
-  fields: { name: string[]; keywords: string[]; body: string[]; owner: string[] };
-  downloads: number;
-  createdAt: number;
-}
-let documents: Document[];
+let documents: IndexedDocument[];
 
 const NAMES = ['Glow', 'Lantern', 'Lanterns', 'Reef', 'Quixotic', 'Amber', 'Lanternfish', 'Ember'];
 const SHORT = ['glow', 'lanternfish', 'ember', 'lanterne', 'reef', 'amber', 'quixotic'];
@@ -59,68 +60,19 @@ beforeAll(async () => {
       .execute();
   }
   t.clock.advance(5001); // Written behind the application's back: kept pages expire.
-  documents = await readDocuments();
+  documents = await readIndexedDocuments(t);
 }, 120_000);
 afterAll(async () => t.close());
 
-/** The documents as the index holds them (resource_search), with their resources' type and popularity. */
-async function readDocuments(): Promise<Document[]> {
-  const { db } = t.app.context.database;
-  const rows = await db
-    .selectFrom('resource_search as s')
-    .innerJoin('resources', 'resources.id', 's.resource_id')
-    .select(['s.resource_id', 's.name_text', 's.keywords_text', 's.body_text', 's.owner_text'])
-    .select(['resources.type', 'resources.downloads', 'resources.created_at', 'resources.status'])
-    .execute();
-  expect(rows.every((row) => row.status === 'APPROVED')).toBe(true);
-  const words = (text: string) => text.split(' ').filter((word) => word !== '');
-  return rows.map((row) => ({
-    resourceId: row.resource_id,
-    type: row.type,
-    fields: {
-      name: words(row.name_text),
-      keywords: words(row.keywords_text),
-      body: words(row.body_text),
-      owner: words(row.owner_text),
-    },
-    downloads: Number(row.downloads),
-    createdAt: Date.parse(row.created_at),
-  }));
-}
+const matching = (search: string, type?: string) => matchingIn(documents, search, type);
 
-/** The search's words, the last one a prefix unless a space follows it. */
-function parse(search: string) {
-  const terms = search.trim().toLowerCase().split(/\s+/);
-  return terms.map((term, i) => ({ term, prefix: i === terms.length - 1 && !search.endsWith(' ') }));
-}
-
-const holds = (words: string[], { term, prefix }: { term: string; prefix: boolean }) =>
-  words.some((word) => (prefix ? word.startsWith(term) : word === term));
-
-function matching(search: string, type?: string): Document[] {
-  const terms = parse(search);
-  return documents
-    .filter((d) => type === undefined || d.type === type)
-    .filter((d) => terms.every((term) => Object.values(d.fields).some((words) => holds(words, term))));
-}
-
-const byIdDesc = (a: { id: string }, b: { id: string }) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
-
-/** Brute force: the matches newest first (by date), or best first (text score, popularity, id). */
+/** Brute force: the matches newest first (then by id), or in relevance order. */
 function expectedOrder(search: string, sortBy: 'date' | 'relevance', type?: string): string[] {
-  const terms = parse(search);
-  const keyed = matching(search, type).map((d) => {
-    const score = terms.reduce((sum, term) => {
-      if (holds(d.fields.name, term)) return sum + 27;
-      if (holds(d.fields.keywords, term)) return sum + 9;
-      if (holds(d.fields.owner, term) && !holds(d.fields.body, term)) return sum + 1;
-      return sum + 3;
-    }, 0);
-    const keys = sortBy === 'date' ? [d.createdAt] : [score, d.downloads];
-    return { id: d.resourceId, keys };
-  });
-  keyed.sort((a, b) => b.keys[0]! - a.keys[0]! || (b.keys[1] ?? 0) - (a.keys[1] ?? 0) || byIdDesc(a, b));
-  return keyed.map((entry) => entry.id);
+  if (sortBy === 'relevance') return relevanceOrder(documents, search, type);
+  return matching(search, type)
+    .map((d) => ({ id: d.resourceId, key: Date.parse(d.createdAt) }))
+    .sort((a, b) => b.key - a.key || byIdDesc(a, b))
+    .map((entry) => entry.id);
 }
 
 function query(search: string, type: string | undefined, extra: Record<string, string>) {
@@ -287,7 +239,7 @@ describe('a last word longer than the prefix indexes keep', () => {
       .where('resource_id', '=', target.id)
       .executeTakeFirst();
     expect(row?.name_text).toBe('glow tide');
-    documents = await readDocuments();
+    documents = await readIndexedDocuments(t);
     expect(matching('glow lanternf').length).toBe(before - 1);
     t.clock.advance(5001);
     expect(await allPages('glow lanternf', undefined, 'relevance', 4)).toEqual(

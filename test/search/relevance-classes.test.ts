@@ -20,20 +20,22 @@ import { buildCorpus } from './resources-corpus.js';
 import type { Corpus } from './resources-corpus.js';
 import { withSearchLimits } from './search-limits.js';
 import { statementsOf } from './statements.js';
+import {
+  byIdDesc,
+  holds,
+  matching as matchingIn,
+  parse,
+  readIndexedDocuments,
+  relevanceOrder,
+} from './indexed-documents.js';
+import type { IndexedDocument } from './indexed-documents.js';
 import { SEARCH_LIMITS } from '../../src/modules/search/resource-facets.js';
 
 let t: TestApp;
 let corpus: Corpus;
 let owners: TestUser[];
 
-interface Document {
-  resourceId: string;
-  type: string;
-  fields: { name: string[]; keywords: string[]; body: string[]; owner: string[] };
-  downloads: number;
-  createdAt: string;
-}
-let documents: Document[];
+let documents: IndexedDocument[];
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -53,56 +55,16 @@ beforeAll(async () => {
       .execute();
   }
   t.clock.advance(5001); // Written behind the application's back: kept pages expire.
-  documents = await readDocuments();
+  documents = await readIndexedDocuments(t);
 }, 120_000);
 afterAll(async () => t.close());
 
-/** The documents as the index holds them (resource_search), with their resources' type and popularity. */
-async function readDocuments(): Promise<Document[]> {
-  const { db } = t.app.context.database;
-  const rows = await db
-    .selectFrom('resource_search as s')
-    .innerJoin('resources', 'resources.id', 's.resource_id')
-    .select(['s.resource_id', 's.name_text', 's.keywords_text', 's.body_text', 's.owner_text'])
-    .select(['resources.type', 'resources.downloads', 'resources.created_at'])
-    .execute();
-  const words = (text: string) => text.split(' ').filter((word) => word !== '');
-  return rows.map((row) => ({
-    resourceId: row.resource_id,
-    type: row.type,
-    fields: {
-      name: words(row.name_text),
-      keywords: words(row.keywords_text),
-      body: words(row.body_text),
-      owner: words(row.owner_text),
-    },
-    downloads: Number(row.downloads),
-    createdAt: row.created_at,
-  }));
-}
-
-/** The search's words, the last one a prefix unless a space follows it. */
-function parse(search: string) {
-  const terms = search.trim().toLowerCase().split(/\s+/);
-  return terms.map((term, i) => ({ term, prefix: i === terms.length - 1 && !search.endsWith(' ') }));
-}
-
-const holds = (words: string[], { term, prefix }: { term: string; prefix: boolean }) =>
-  words.some((word) => (prefix ? word.startsWith(term) : word === term));
-
 /** Brute force: the documents matching `search` (of `type`). */
-function matching(search: string, type?: string): Document[] {
-  const terms = parse(search);
-  return documents
-    .filter((d) => type === undefined || d.type === type)
-    .filter((d) => terms.every((term) => Object.values(d.fields).some((words) => holds(words, term))));
-}
-
-const byIdDesc = (a: { id: string }, b: { id: string }) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+const matching = (search: string, type?: string) => matchingIn(documents, search, type);
 
 /** Brute force: the matches of `search` (of `type`) in a column's order, then by id, both descending. */
 function expectedByColumn(search: string, sort: 'date' | 'downloads', type?: string): string[] {
-  const key = (d: Document) => (sort === 'date' ? Date.parse(d.createdAt) : d.downloads);
+  const key = (d: IndexedDocument) => (sort === 'date' ? Date.parse(d.createdAt) : d.downloads);
   return matching(search, type)
     .map((d) => ({ id: d.resourceId, key: key(d) }))
     .sort((a, b) => b.key - a.key || byIdDesc(a, b))
@@ -110,20 +72,7 @@ function expectedByColumn(search: string, sort: 'date' | 'downloads', type?: str
 }
 
 /** Brute force: the matches of `search` (of `type`), best first. */
-function expectedOrder(search: string, type?: string): string[] {
-  const terms = parse(search);
-  const scored = matching(search, type).map((d) => {
-    const score = terms.reduce((sum, term) => {
-      if (holds(d.fields.name, term)) return sum + 27;
-      if (holds(d.fields.keywords, term)) return sum + 9;
-      if (holds(d.fields.owner, term) && !holds(d.fields.body, term)) return sum + 1;
-      return sum + 3;
-    }, 0);
-    return { id: d.resourceId, score, downloads: d.downloads };
-  });
-  scored.sort((a, b) => b.score - a.score || b.downloads - a.downloads || byIdDesc(a, b));
-  return scored.map((entry) => entry.id);
-}
+const expectedOrder = (search: string, type?: string) => relevanceOrder(documents, search, type);
 
 /** How many matches score 27 per word (top tier), and 27(n − 1) + 9 (the class after it). */
 function classSizes(search: string, type?: string) {
@@ -337,7 +286,7 @@ describe('migrations 0036 (the fields index, SQLite) and 0043 (the head words, P
     }
     // A description alone: not a column the class reads.
     await edit(entries[6]!, { description: 'quokkite in the body' });
-    documents = await readDocuments();
+    documents = await readIndexedDocuments(t);
     await integrityCheck();
     await expectClassPages('quokkite');
     await expectClassPages('quokkite ');
