@@ -8,7 +8,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
 import { popularityIndexOnly } from '../../src/core/db/migrations/0042_popularity_index_only.js';
-import { popularity } from '../../src/modules/search/resource-match.js';
+import { popularity } from '../../src/modules/search/document-text.js';
 import { migrationFor } from '../helpers/migrations.js';
 
 let t: TestApp;

@@ -15,13 +15,8 @@ import {
   linkProbe,
 } from './catalog-lists.js';
 import { withIndexPlansIf } from '../search/index-plans.js';
-import {
-  facetTermsMatch,
-  inHashedMatches,
-  matchCondition,
-  popularity,
-  relevanceOrder,
-} from '../search/resource-match.js';
+import { facetTermsMatch, inHashedMatches, matchCondition } from '../search/resource-match.js';
+import { popularity, relevanceOrder } from '../search/document-text.js';
 import type { MatchPlan, SearchMatch } from '../search/resource-match.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;

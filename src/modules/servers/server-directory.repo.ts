@@ -9,7 +9,7 @@ import { cappedTotal } from '../search/capped-total.js';
 import type { CappedTotal } from '../search/capped-total.js';
 import { countMatchesUpTo, documentMatches } from '../search/directory-match.js';
 import { tsLexeme } from '../search/match.js';
-import { textMatch } from '../search/resource-match.js';
+import { textMatch } from '../search/document-text.js';
 import { withIndexPlans, withIndexPlansIf } from '../search/index-plans.js';
 import { SEARCH_LIMITS } from '../search/resource-facets.js';
 import { SERVER_INDEX, serverFacetTerm } from '../search/server-documents.js';
