@@ -44,7 +44,8 @@ export function printRun(result: RunResult): void {
   );
   const phases = Object.entries(result.seedSeconds).map(([phase, s]) => `${phase} ${s.toFixed(1)} s`);
   const reused = result.reused ? ' (when the kept database was seeded; this run reused it)' : '';
-  console.log(`seed: ${phases.join(', ')}; analyze ${result.analyzeSeconds.toFixed(1)} s${reused}`);
+  const analyze = result.dialect === 'postgres' ? 'vacuum (analyze)' : 'analyze';
+  console.log(`seed: ${phases.join(', ')}; ${analyze} ${result.analyzeSeconds.toFixed(1)} s${reused}`);
   // One figure per search table with its indexes and FTS shadow tables.
   const groups = new Map<string, number>();
   for (const [name, bytes] of Object.entries(result.index.tables)) {

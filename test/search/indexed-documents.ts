@@ -12,6 +12,19 @@ export interface IndexedDocument {
   createdAt: string;
 }
 
+/**
+ * Popularity written behind the application's back (downloads per resource id; likes stay 0, so relevance's
+ * popularity orders as downloads do), then the kept pages expired and the indexed documents read.
+ */
+export async function withDownloads(t: TestApp, downloads: Map<string, number>): Promise<IndexedDocument[]> {
+  const { db } = t.app.context.database;
+  for (const [id, count] of downloads) {
+    await db.updateTable('resources').set({ downloads: count }).where('id', '=', id).execute();
+  }
+  t.clock.advance(5001);
+  return readIndexedDocuments(t);
+}
+
 /** Every search document (each an APPROVED resource's), with its resource's type, popularity and creation. */
 export async function readIndexedDocuments(t: TestApp): Promise<IndexedDocument[]> {
   const { db } = t.app.context.database;

@@ -26,6 +26,7 @@ import {
   matching as matchingIn,
   parse,
   readIndexedDocuments,
+  withDownloads,
   relevanceOrder,
 } from './indexed-documents.js';
 import type { IndexedDocument } from './indexed-documents.js';
@@ -45,17 +46,11 @@ beforeAll(async () => {
     createUser(t.app, { username: 'maker_tundra' }),
   ]);
   corpus = await buildCorpus(t.app, t.clock, owners, moderator, 150);
-  // Popularity with ties (likes stay 0, so it orders as downloads do): the id must break them.
-  const { db } = t.app.context.database;
-  for (const entry of corpus.entries) {
-    await db
-      .updateTable('resources')
-      .set({ downloads: (entry.index * 37) % 23 })
-      .where('id', '=', entry.resource.id)
-      .execute();
-  }
-  t.clock.advance(5001); // Written behind the application's back: kept pages expire.
-  documents = await readIndexedDocuments(t);
+  // Popularity with ties: the id must break them.
+  documents = await withDownloads(
+    t,
+    new Map(corpus.entries.map((entry) => [entry.resource.id, (entry.index * 37) % 23])),
+  );
 }, 120_000);
 afterAll(async () => t.close());
 
