@@ -190,21 +190,32 @@ describe('a last word longer than the prefix indexes keep', () => {
     expect(readPrefix(typed, 'lanternf')).toBe(true);
   });
 
-  it('SQLite reads the tier of any word in the name from the listed documents', async () => {
+  it('SQLite reads the tiers of any word and of two words in the name among the listed documents', async () => {
     if (t.app.context.database.dialect !== 'sqlite') return;
     t.clock.advance(5001);
-    const listed = (statements: TracedStatement[]) =>
-      statements.some((s) => s.text.includes('json_each(?) j join resource_search s'));
-    let served = 0;
+    // Any word: the listed documents' names tested (the names' index). Two words: the fields' index, kept to them.
+    const anyListed = (statements: TracedStatement[]) =>
+      statements.some((s) =>
+        s.text.includes('json_each(?)) f join resource_search s indexed by resource_search_doc_name_idx'),
+      );
+    const twoListed = (statements: TracedStatement[]) =>
+      statements.some(
+        (s) =>
+          s.text.includes('"resource_fields_fts" match ? and +rowid in (select value from json_each(?))') &&
+          s.params.some((p) => `${p}`.includes(') OR (')),
+      );
+    const served = { any: 0, two: 0 };
     for (const [search, type] of SEARCHES) {
       const want = expectedOrder(search, 'relevance', type);
       const statements = await statementsOf(async () => {
         const body = await listCatalogue(t, query(search, type, { sortBy: 'relevance', limit: '50' }));
         expect(body.resources.map((r) => r.id)).toEqual(want.slice(0, 50));
       });
-      if (listed(statements)) served++;
+      if (anyListed(statements)) served.any++;
+      if (twoListed(statements)) served.two++;
     }
-    expect(served).toBeGreaterThan(0);
+    expect(served.any).toBeGreaterThan(0);
+    expect(served.two).toBeGreaterThan(0);
   });
 
   it('keeps the documents in step: an edit that removes the typed word removes the match', async () => {

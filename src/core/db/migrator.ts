@@ -47,6 +47,7 @@ import { serverFacetTerms } from './migrations/0040_server_facet_terms.js';
 import { serverRelevanceTiers } from './migrations/0041_server_relevance_tiers.js';
 import { popularityIndexOnly } from './migrations/0042_popularity_index_only.js';
 import { resourceHeadWords } from './migrations/0043_resource_head_words.js';
+import { resourceSearchNames } from './migrations/0044_resource_search_names.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -101,6 +102,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0041_server_relevance_tiers': serverRelevanceTiers,
   '0042_popularity_index_only': popularityIndexOnly,
   '0043_resource_head_words': resourceHeadWords,
+  '0044_resource_search_names': resourceSearchNames,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

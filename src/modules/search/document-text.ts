@@ -62,15 +62,12 @@ export function textMatch(
     ...terms.map(({ term, prefix }) => within(columns, term, prefix)),
     ...query.phrases.map((phrase) => within(TEXT_COLUMNS, phrase.words.join(' '), phrase.prefix)),
   ];
-  const names = nameWords(dialect, query, alias);
-  if (inNameWords === 'any') conditions.push(sql<SqlBool>`(${sql.join(names, sql` or `)})`);
-  if (inNameWords === 'two' && !every) {
-    const pairs = names.flatMap((first, i) =>
-      names.slice(i + 1).map((second) => sql`(${first} and ${second})`),
-    );
-    conditions.push(sql<SqlBool>`(${sql.join(pairs, sql` or `)})`);
+  if (inNameWords === 'any' || (inNameWords === 'two' && !every)) {
+    conditions.push(wordsInName(dialect, query, alias, inNameWords));
   }
-  if (allButOne) conditions.push(sql<SqlBool>`not (${sql.join(names, sql` and `)})`);
+  if (allButOne) {
+    conditions.push(sql<SqlBool>`not (${sql.join(nameWords(dialect, query, alias), sql` and `)})`);
+  }
   return sql<SqlBool>`(${sql.join(conditions, sql` and `)})`;
 }
 
@@ -82,9 +79,23 @@ function nameWords(dialect: DialectName, query: SearchQuery, alias: string): Arr
   );
 }
 
-/** Whether the name (`alias`.name_text) holds any of the search's words: a whole search's match is in tier 'any'. */
-export const anyWordInName = (dialect: DialectName, query: SearchQuery, alias: string) =>
-  sql<SqlBool>`(${sql.join(nameWords(dialect, query, alias), sql` or `)})`;
+/**
+ * Whether the name (`alias`.name_text) holds any of the search's words, or at least two of them (the last one as
+ * typed): a whole search's match is then in relevance's tier 'any' or 'two' (resource-match.ts nameTiers).
+ */
+export function wordsInName(
+  dialect: DialectName,
+  query: SearchQuery,
+  alias: string,
+  inName: 'any' | 'two',
+): RawBuilder<SqlBool> {
+  const names = nameWords(dialect, query, alias);
+  if (inName === 'any') return sql<SqlBool>`(${sql.join(names, sql` or `)})`;
+  const pairs = names.flatMap((first, i) =>
+    names.slice(i + 1).map((second) => sql`(${first} and ${second})`),
+  );
+  return sql<SqlBool>`(${sql.join(pairs, sql` or `)})`;
+}
 
 /**
  * The text score of a document (alias `s`): per query word, the weight of the best field it occurs in (name >
