@@ -35,13 +35,15 @@ export interface SearchMatch {
    */
   documents?: string;
   /**
-   * SQLite, relevance's name tiers (nameTiers): the whole search's documents, when its exact count listed them.
-   * The tier of any word in the name is those of them with a word in the name, read from their rows, instead of
-   * FTS5 filtering the whole search's matches by column, which decodes the positions of every document of each
-   * word (at 1M, `werewolves ocean ancient`, 2,500 matches: 91 → 8 ms). The tier of two words in the name is the
-   * names with two of them (the fields' index) that are among these documents, instead of each name's row
-   * tested for the whole query, whose long description costs ~20 µs to read (`furniture epic breeding`, 3,015
-   * such names: 46–137 → 11–18 ms).
+   * SQLite, relevance's name tiers (nameTiers): the whole search's documents, when its exact count listed them
+   * (at most SEARCH_LIMITS.countCap). A tier is those of them whose name holds any word, or two of three, each
+   * name read from the names' index (migration 0044, ~2 µs a document): a cost bounded by the count's, whatever
+   * the words. Instead of, for any word, FTS5 filtering the whole search's matches by column, which decodes the
+   * positions of every document of each word (at 1M, `werewolves ocean ancient`, 2,500 matches: 91 → 8 ms); for
+   * two words, the names with two of them (the fields' index) each tested for the whole query on its row, whose
+   * long description costs ~20 µs to read (`furniture epic breeding`: 3,015 names, 46–137 ms; 8,486 listed
+   * names 18 ms). The names with two of them among the listed documents, from the fields' index, measured 11–38
+   * ms: cheaper for rare words, dearer for a word in many names (`epic`, in 18% of them).
    */
   searched?: string;
   /**
@@ -117,15 +119,12 @@ function ftsOf(match: SearchMatch, superset: boolean): { index: string; text: st
 
 /**
  * SQLite: the doc ids (rowid) of the documents a match's FTS5 index yields; with `superset`, of a superset the
- * caller tests (the class after the top tier without its `not every word in the name`); with `among` (a JSON
- * array of doc ids), only those of them: read once into an in-memory index, each yielded doc id looked up there
- * (the + keeps FTS5 from being asked for them one by one).
+ * caller tests (the class after the top tier without its `not every word in the name`).
  */
-function ftsMatches(match: SearchMatch, superset = false, among?: string): RawBuilder<unknown> {
+function ftsMatches(match: SearchMatch, superset = false): RawBuilder<unknown> {
   const { index, text } = ftsOf(match, superset);
   const fts = sql.table(index);
-  const listed = among === undefined ? sql`` : sql` and +rowid in (select value from json_each(${among}))`;
-  return sql`select rowid as doc_id from ${fts} where ${fts} match ${text}${listed}`;
+  return sql`select rowid as doc_id from ${fts} where ${fts} match ${text}`;
 }
 
 /** The matches of `match` with its words in the name as `inName` says: another match (no documents). */
@@ -241,18 +240,12 @@ export function matchingDocuments(dialect: DialectName, match: SearchMatch): Raw
   // Each document's row (alias s) tested; a test that reads the name alone reads it from the names' index (0044).
   const tested = (rows: RawBuilder<unknown>, test: RawBuilder<SqlBool>, nameAlone = false) =>
     sql`select s.doc_id from (${rows}) f join ${searchRows(nameAlone)} on s.doc_id = f.doc_id where ${test}`;
-  if (match.inName === 'any' && match.searched !== undefined) {
+  if ((match.inName === 'any' || match.inName === 'two') && match.searched !== undefined) {
     return tested(
       sql`select value as doc_id from json_each(${match.searched})`,
-      wordsInName(dialect, match.query, 's', 'any'),
+      wordsInName(dialect, match.query, 's', match.inName),
       true,
     );
-  }
-  if (match.inName === 'two' && match.searched !== undefined) {
-    // The fields' index answers two of the words in the name exactly but for a prefix it reads cut (below).
-    const cut = cutPrefixQuery(match.query, match.facets !== undefined);
-    const names = ftsMatches({ ...match, query: cut ?? match.query }, false, match.searched);
-    return cut === undefined ? names : tested(names, wordsInName(dialect, match.query, 's', 'two'), true);
   }
   // The name and keywords' tiers with a last word typed as a prefix FTS5 keeps no list of, intersected with
   // anything: the matches of the prefix cut to one it keeps (match.ts cutPrefixQuery), each tested for the tier
