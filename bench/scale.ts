@@ -1,8 +1,8 @@
 // `npm run bench:scale` (issue 17): search and filters at 10k, 100k and 1M resources on SQLite and PostgreSQL.
 // For each dialect and size: seed a fresh database (bench/scale/seed.ts: a realistic catalogue written straight
 // into the tables, then the search indexes rebuilt; or reuse a kept one, BENCH_SCALE_KEEP below), report seconds
-// per phase and the search index size, ANALYZE (PostgreSQL: VACUUM (ANALYZE), below), start the compiled service (rate limits off), then for every
-// query kind ask ≥ 1,000 DISTINCT URLs one at a time
+// per phase and the search index size, ANALYZE (PostgreSQL: VACUUM (ANALYZE), see `seeded`), start the compiled
+// service (rate limits off), then for every query kind ask ≥ 1,000 DISTINCT URLs one at a time
 // (latency is the server's and no answer cache helps) → p50/p99/max, then 50 connections over a rotating list of
 // distinct URLs → req/s, and the CPU cost of writes. Prints a table per run, the growth factor smallest → largest
 // size per kind, and writes the results as JSON under bench/tmp/ (ignored by git).
