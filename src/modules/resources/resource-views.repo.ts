@@ -216,8 +216,9 @@ type PageKey = [key: RawBuilder<unknown>, direction: 'asc' | 'desc'];
  * page) are sorted whole: then the page's ids come first (the filter, the order, the page) and only those rows
  * are joined to their owners and ordered again. PostgreSQL cannot tell how many ids a gathered match holds and
  * joined every match's owner before sorting: 2,715 matches by date at 1M, 42–56 → 17–21 ms. A walk of a sort
- * index stops at the page anyway, and there the nested statement measured slower (tag by date at 1M, 34–37 →
- * 43–45 ms, 3 ms of it planning), but for PostgreSQL's hashed walk, which is index-only when nested.
+ * index stops at the page anyway, and there PostgreSQL's nested statement measured slower (tag by date at 1M,
+ * 34–37 → 43–45 ms, 3 ms of it planning), but for its hashed walk, index-only when nested; SQLite's walks that
+ * test rows are nested too (testedWalk).
  * `scored`: the order reads the matches' documents (`s`).
  */
 async function pageOfViews(
@@ -233,6 +234,11 @@ async function pageOfViews(
   // PostgreSQL's hashed walk (hashedLinkTest) reads the ids from the sort index alone, never fetching the rows
   // it passes over (in one statement it fetched each: a tag on 0.4% of the resources, page 8 by name, 185 → 11 ms).
   const hashedWalk = filter.plan === 'hashed' && dialect === 'postgres';
+  // SQLite's walks that test each row they pass (a link or document probe, or the document's text) join the
+  // owners of the page's rows only: in one statement the joins ran for every row walked (at 1M, a relevance top
+  // tier walked by popularity testing names, 5,452 rows for a page: 73–119 → 23–47 ms; a tag by likes, page 50:
+  // 75 → 36 ms). A walk that tests nothing, or SQLite's hashed one, measured the same or slower nested.
+  const testedWalk = dialect === 'sqlite' && (filter.plan === 'walk' || filter.plan === 'scan');
   const ordered = <Q extends { orderBy(key: RawBuilder<unknown>, direction: 'asc' | 'desc'): Q }>(query: Q) =>
     keys.reduce((sorted, [key, direction]) => sorted.orderBy(key, direction), query);
   const read = (executor: Executor) => {
@@ -240,7 +246,7 @@ async function pageOfViews(
     if (scored) page = page.innerJoin('resource_search as s', 's.resource_id', 'resources.id');
     if (walk !== undefined)
       return ordered(page).where('resources.id', 'in', boundedWalk(executor, walk)).execute();
-    if (!(scored || filter.plan === 'ids' || filter.plan === 'gather' || hashedWalk)) {
+    if (!(scored || filter.plan === 'ids' || filter.plan === 'gather' || hashedWalk || testedWalk)) {
       const walked = page.where((eb) => where(eb as unknown as ExpressionBuilder<DB, 'resources'>));
       return ordered(walked).limit(limit).offset(offset).execute();
     }
