@@ -1,4 +1,4 @@
-// SQLite's index of the search documents' names by doc id (migration 0044): the relevance tiers that test the
+// SQLite's indexes of the search documents' names by doc id and by resource id (migration 0044): the relevance tiers that test the
 // names of documents whose ids they already have read the names from it alone, not the documents' wide rows
 // (search/resource-match.ts matchingDocuments). Their answers are checked against brute force in
 // cut-prefixes.test.ts and relevance-classes.test.ts; here, that the plan reads the index and that the
@@ -9,7 +9,12 @@ import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
 import { migrationFor } from '../helpers/migrations.js';
 import { resourceSearchNames } from '../../src/core/db/migrations/0044_resource_search_names.js';
-import { matchingDocuments, nameTiers } from '../../src/modules/search/resource-match.js';
+import {
+  matchCondition,
+  matchingDocuments,
+  nameTiers,
+  topTier,
+} from '../../src/modules/search/resource-match.js';
 import { parseSearch } from '../../src/modules/search/text.js';
 
 let t: TestApp;
@@ -18,17 +23,32 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const indexDefinition = async () => {
+const INDEXES = ['resource_search_doc_name_idx', 'resource_search_resource_name_idx'];
+
+/** The definitions of both indexes (undefined where there is none). */
+const indexDefinitions = async () => {
   const { db, dialect } = t.app.context.database;
   const rows =
     dialect === 'postgres'
-      ? await sql<{ sql: string }>`select indexdef as sql from pg_indexes
-          where indexname = 'resource_search_doc_name_idx' and schemaname = current_schema()`.execute(db)
-      : await sql<{
-          sql: string;
-        }>`select sql from sqlite_master where name = 'resource_search_doc_name_idx'`.execute(db);
-  return rows.rows[0]?.sql;
+      ? await sql<{ name: string; sql: string }>`select indexname as name, indexdef as sql from pg_indexes
+          where indexname in (${sql.join(INDEXES)}) and schemaname = current_schema()`.execute(db)
+      : await sql<{ name: string; sql: string }>`select name, sql from sqlite_master
+          where name in (${sql.join(INDEXES)})`.execute(db);
+  return INDEXES.map((name) => rows.rows.find((row) => row.name === name)?.sql);
 };
+const DEFINED = [/on resource_search \(doc_id, name_text\)/, /on resource_search \(resource_id, name_text\)/];
+
+/** The plan of a top tier's page walked by popularity, each row's name tested (MatchPlan 'scan'). */
+async function planOfScannedTopTier(): Promise<string> {
+  const { db } = t.app.context.database;
+  const condition = matchCondition('sqlite', topTier({ query: parseSearch('amber')! }), 'scan');
+  const compiled = sql`select resources.id from resources where resources.status = 'APPROVED' and ${condition}
+    order by resources.downloads desc limit 20`.compile(db);
+  const rows = await db.executeQuery<{ detail: string }>(
+    CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
+  );
+  return rows.rows.map((row) => row.detail).join('; ');
+}
 
 /** The plans of the statements reading a three-word search's name tiers among listed documents (ids 1, 2, 3). */
 async function planOfListedTiers(search: string): Promise<string[]> {
@@ -49,18 +69,22 @@ async function planOfListedTiers(search: string): Promise<string[]> {
   return details;
 }
 
-describe('the names index (0044)', () => {
-  it('is read alone by the tiers of any and two words in the name among listed documents (SQLite), and comes and goes', async () => {
+describe('the names indexes (0044)', () => {
+  it('are read alone by the name tiers among listed documents and the top tier walked (SQLite), and come and go', async () => {
     const { db, dialect } = t.app.context.database;
     const migration = migrationFor(t, resourceSearchNames);
     if (dialect === 'postgres') {
-      expect(await indexDefinition()).toBeUndefined();
+      expect(await indexDefinitions()).toEqual([undefined, undefined]);
       await migration.down(db as never);
       await migration.up(db as never);
-      expect(await indexDefinition()).toBeUndefined();
+      expect(await indexDefinitions()).toEqual([undefined, undefined]);
       return;
     }
-    expect(await indexDefinition()).toMatch(/on resource_search \(doc_id, name_text\)/);
+    const expectDefined = async () => {
+      const definitions = await indexDefinitions();
+      DEFINED.forEach((pattern, i) => expect(definitions[i]).toMatch(pattern));
+    };
+    await expectDefined();
     // Both tiers, the last word whole or still typed, test the listed documents' names in the index alone.
     for (const search of ['amber reef lanternfish ', 'amber reef lanternfish']) {
       for (const plan of await planOfListedTiers(search)) {
@@ -68,12 +92,14 @@ describe('the names index (0044)', () => {
         expect(plan, search).not.toMatch(/_fts/);
       }
     }
+    expect(await planOfScannedTopTier()).toContain('USING COVERING INDEX resource_search_resource_name_idx');
     await migration.down(db as never);
-    expect(await indexDefinition()).toBeUndefined();
+    expect(await indexDefinitions()).toEqual([undefined, undefined]);
     await migration.up(db as never);
-    expect(await indexDefinition()).toMatch(/on resource_search \(doc_id, name_text\)/);
+    await expectDefined();
     expect((await planOfListedTiers('amber reef lanternfish '))[1]).toContain(
       'USING COVERING INDEX resource_search_doc_name_idx',
     );
+    expect(await planOfScannedTopTier()).toContain('USING COVERING INDEX resource_search_resource_name_idx');
   });
 });

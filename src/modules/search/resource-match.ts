@@ -315,7 +315,13 @@ export function matchCondition(
     return idIn('resources.id', matchingResourceIds(dialect, match));
   }
   if (plan === 'scan') {
-    return sql<SqlBool>`exists (select 1 from resource_search ws where ws.resource_id = resources.id
+    // SQLite: a test of the name alone (the top tier's, but for phrases) reads it from its index by resource id
+    // (migration 0044); without statistics SQLite would take the unique index and read each row.
+    const nameAlone = dialect === 'sqlite' && match.inName === 'every' && match.query.phrases.length === 0;
+    const rows = nameAlone
+      ? sql`resource_search ws indexed by resource_search_resource_name_idx`
+      : sql`resource_search ws`;
+    return sql<SqlBool>`exists (select 1 from ${rows} where ws.resource_id = resources.id
       and ${textMatch(dialect, match.query, 'ws', match.inName)})`;
   }
   if (dialect === 'sqlite' && plan === 'walk') {
