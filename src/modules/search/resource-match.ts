@@ -226,9 +226,23 @@ function allButOneIds(match: SearchMatch): RawBuilder<unknown> {
     where v.head_words @@ ${tsMatch({ query })}${fewer} and not ${inName('every')}`;
 }
 
-/** SQLite: the search documents' rows as `s`; `nameAlone`, their doc ids and names alone (migration 0044). */
-const searchRows = (nameAlone: boolean) =>
-  nameAlone ? sql`resource_search s indexed by resource_search_doc_name_idx` : sql`resource_search s`;
+/** SQLite's indexes of the documents' names (migration 0044), by the key a test holds. */
+const NAMES_INDEX = {
+  doc_id: 'resource_search_doc_name_idx',
+  resource_id: 'resource_search_resource_name_idx',
+} as const;
+
+/**
+ * SQLite: the search documents' rows as `alias`; `namesBy`, only their names, read from their index by that key
+ * (migration 0044), which SQLite without statistics would not choose over the rows.
+ */
+const searchRows = (alias: 's' | 'ws', namesBy?: keyof typeof NAMES_INDEX) => {
+  const rows = sql`resource_search ${sql.raw(alias)}`;
+  return namesBy === undefined ? rows : sql`${rows} indexed by ${sql.raw(NAMES_INDEX[namesBy])}`;
+};
+
+/** Whether a tier's test of a document (textMatch) reads its name alone: the top tier's, but for phrases. */
+const testsNameAlone = (match: SearchMatch) => match.inName === 'every' && match.query.phrases.length === 0;
 
 /**
  * One row per matching document, read from the index alone where the dialect allows (for counting); on SQLite
@@ -239,7 +253,8 @@ export function matchingDocuments(dialect: DialectName, match: SearchMatch): Raw
   if (match.documents !== undefined) return sql`select value as doc_id from json_each(${match.documents})`;
   // Each document's row (alias s) tested; a test that reads the name alone reads it from the names' index (0044).
   const tested = (rows: RawBuilder<unknown>, test: RawBuilder<SqlBool>, nameAlone = false) =>
-    sql`select s.doc_id from (${rows}) f join ${searchRows(nameAlone)} on s.doc_id = f.doc_id where ${test}`;
+    sql`select s.doc_id from (${rows}) f join ${searchRows('s', nameAlone ? 'doc_id' : undefined)}
+      on s.doc_id = f.doc_id where ${test}`;
   if ((match.inName === 'any' || match.inName === 'two') && match.searched !== undefined) {
     return tested(
       sql`select value as doc_id from json_each(${match.searched})`,
@@ -256,12 +271,10 @@ export function matchingDocuments(dialect: DialectName, match: SearchMatch): Raw
   const tier = match.inName !== undefined && match.inName !== 'any';
   const cut = tier ? cutPrefixQuery(match.query, match.facets !== undefined) : undefined;
   if (cut !== undefined) {
-    // The top tier's test reads the name alone, but for phrases (in any column).
-    const nameAlone = match.inName === 'every' && match.query.phrases.length === 0;
     return tested(
       ftsMatches({ ...match, query: cut }, true),
       textMatch(dialect, match.query, 's', match.inName),
-      nameAlone,
+      testsNameAlone(match),
     );
   }
   // Not listed (the whole search's count was capped): the names with two of the words (from the fields' index:
@@ -315,12 +328,9 @@ export function matchCondition(
     return idIn('resources.id', matchingResourceIds(dialect, match));
   }
   if (plan === 'scan') {
-    // SQLite: a test of the name alone (the top tier's, but for phrases) reads it from its index by resource id
-    // (migration 0044); without statistics SQLite would take the unique index and read each row.
-    const nameAlone = dialect === 'sqlite' && match.inName === 'every' && match.query.phrases.length === 0;
-    const rows = nameAlone
-      ? sql`resource_search ws indexed by resource_search_resource_name_idx`
-      : sql`resource_search ws`;
+    // SQLite reads a test of the name alone from the names' index by resource id, not each walked row.
+    const nameAlone = dialect === 'sqlite' && testsNameAlone(match);
+    const rows = searchRows('ws', nameAlone ? 'resource_id' : undefined);
     return sql<SqlBool>`exists (select 1 from ${rows} where ws.resource_id = resources.id
       and ${textMatch(dialect, match.query, 'ws', match.inName)})`;
   }
