@@ -1,8 +1,9 @@
-// SQLite's indexes of the search documents' names by doc id and by resource id (migration 0044): the relevance tiers that test the
-// names of documents whose ids they already have read the names from it alone, not the documents' wide rows
-// (search/resource-match.ts matchingDocuments). Their answers are checked against brute force in
-// cut-prefixes.test.ts and relevance-classes.test.ts; here, that the plan reads the index and that the
-// migration comes and goes. PostgreSQL reads those tiers from the names' vectors: 0044 leaves it as it was.
+// SQLite's indexes of the search documents' names (migration 0044): by doc id, for the relevance tiers that test
+// the names of documents whose ids they already hold; by resource id, for the top tier walked along a sort index
+// testing each row's name. Both read the names alone, not the documents' wide rows (search/resource-match.ts).
+// Their answers are checked against brute force in cut-prefixes.test.ts and relevance-classes.test.ts; here,
+// that the plans read the indexes and that the migration comes and goes. PostgreSQL reads those tiers from the
+// names' vectors: 0044 leaves it as it was.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompiledQuery, sql } from 'kysely';
 import { buildTestApp } from '../helpers/app.js';
