@@ -68,6 +68,8 @@ export interface Config extends DatabaseConfig {
   compression: boolean;
   /** Prefix of every rate-limit key in Redis, so several deployments can share one Redis. */
   rateLimitRedisPrefix: string;
+  /** A Redis rate-limit command slower than this counts as failed (a stalled Redis): per-process counters. */
+  rateLimitRedisTimeoutMs: number;
   rateLimits: RateLimitNumbers;
   events: EventsConfig;
   /** Server votes' Votifier delivery (spec/extensions.md §3). */
@@ -308,6 +310,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...metricsConfig(env),
     compression: flag(env, 'COMPRESSION', true),
     rateLimitRedisPrefix: text(env, 'RATE_LIMIT_REDIS_PREFIX') ?? 'marketplace-rl:',
+    rateLimitRedisTimeoutMs: integer(env, 'RATE_LIMIT_REDIS_TIMEOUT_MS', 250, 10, 10_000),
     rateLimits: rateLimitNumbers(env),
     events: eventsConfig(env),
     votes: {

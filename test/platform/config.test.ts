@@ -50,6 +50,7 @@ describe('loadConfig', () => {
       expect(config.cdnUrl).toBe('http://127.0.0.1:3000/cdn');
       expect(config.databaseUrl).toBeUndefined();
       expect(config.redisUrl).toBeUndefined();
+      expect(config.rateLimitRedisTimeoutMs).toBe(250);
       expect(config.corsOrigins).toEqual([]);
       expect(config.trustProxy).toBe(false);
       expect(config.migrate).toBe(true);
@@ -81,6 +82,7 @@ describe('loadConfig', () => {
           CORS_ORIGINS: 'https://a.example, https://b.example',
           DATABASE_URL: 'postgres://u@db:5432/x',
           REDIS_URL: 'redis://cache:6379',
+          RATE_LIMIT_REDIS_TIMEOUT_MS: '40',
         }),
       );
       expect(config.port).toBe(8080);
@@ -90,6 +92,7 @@ describe('loadConfig', () => {
       expect(config.corsOrigins).toEqual(['https://a.example', 'https://b.example']);
       expect(config.databaseUrl).toBe('postgres://u@db:5432/x');
       expect(config.redisUrl).toBe('redis://cache:6379');
+      expect(config.rateLimitRedisTimeoutMs).toBe(40);
       expect(config.publicUrl).toBe('http://0.0.0.0:8080');
     });
 
@@ -164,6 +167,8 @@ describe('loadConfig', () => {
       ['CDN_URL', { CDN_URL: 'javascript:alert(1)' }],
       ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
       ['REDIS_URL', { REDIS_URL: 'http://x' }],
+      ['RATE_LIMIT_REDIS_TIMEOUT_MS', { RATE_LIMIT_REDIS_TIMEOUT_MS: '0' }],
+      ['RATE_LIMIT_REDIS_TIMEOUT_MS', { RATE_LIMIT_REDIS_TIMEOUT_MS: 'fast' }],
       ['S3_BUCKET', { STORAGE: 's3' }],
       ['SECRET', { SECRET: 'too-short' }],
       ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],

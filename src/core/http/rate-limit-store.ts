@@ -37,8 +37,6 @@ const RedisStore = require('@fastify/rate-limit/store/RedisStore.js') as RedisSt
 const LOCAL_CACHE_SIZE = 5000;
 /** After a failed command on a live connection (a stalled Redis), Redis is tried again at most this often. */
 const RETRY_AFTER_FAILURE_MS = 1000;
-/** A command slower than this is a failure: Redis answers in well under a millisecond when healthy. */
-const COMMAND_TIMEOUT_MS = 100;
 
 /**
  * One Redis connection for every rate-limit counter, with its health. Reconnects forever (at most a second
@@ -51,15 +49,22 @@ export class RedisLink {
   private retryAt = 0;
   private probing = false;
 
+  /**
+   * `commandTimeoutMs`: a command slower than this is a failure. Redis answers in well under a millisecond when
+   * healthy, but the timer also runs out while this process's own event loop is stalled (a GC pause, a burst of
+   * CPU work: timers are checked before the socket's answer is read), so it must leave room for those, or a
+   * healthy Redis is dropped for a second of per-process counting (RATE_LIMIT_REDIS_TIMEOUT_MS).
+   */
   constructor(
     url: string,
+    commandTimeoutMs: number,
     private readonly log: FastifyBaseLogger,
   ) {
     this.client = new Redis(url, {
       // Commands fail at once while disconnected instead of queueing until the request times out.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: COMMAND_TIMEOUT_MS,
+      commandTimeout: commandTimeoutMs,
       connectTimeout: 1000,
       retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
     });

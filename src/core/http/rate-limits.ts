@@ -44,11 +44,12 @@ export interface RateLimiting {
 }
 
 export function createRateLimiting(
-  config: Pick<Config, 'redisUrl' | 'rateLimitRedisPrefix' | 'rateLimits'>,
+  config: Pick<Config, 'redisUrl' | 'rateLimitRedisPrefix' | 'rateLimitRedisTimeoutMs' | 'rateLimits'>,
   log: FastifyBaseLogger,
 ): RateLimiting {
   const { redisUrl, rateLimitRedisPrefix: nameSpace, rateLimits: numbers } = config;
-  const link = redisUrl === undefined ? undefined : new RedisLink(redisUrl, log);
+  const link =
+    redisUrl === undefined ? undefined : new RedisLink(redisUrl, config.rateLimitRedisTimeoutMs, log);
   const store = FallbackStore.create(link, `${nameSpace}failed-auth:`);
   const max = numbers.failedAuthentications;
   return {
