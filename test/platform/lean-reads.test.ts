@@ -152,8 +152,14 @@ describe('DATABASE_POOL_SIZE', () => {
     const sized = await buildTestApp({ DATABASE_POOL_SIZE: '3' });
     try {
       const { database } = sized.app.context;
-      if (database.dialect === 'postgres') expect(database.pool?.options.max).toBe(3);
-      else expect(database.pool).toBeUndefined();
+      if (database.dialect === 'postgres') {
+        expect(database.pool?.options.max).toBe(3);
+        // The search statements' pool (core/db/index-plan-pool.ts): half of it, at least two.
+        expect(database.indexPlanPool?.options.max).toBe(2);
+      } else {
+        expect(database.pool).toBeUndefined();
+        expect(database.indexPlanPool).toBeUndefined();
+      }
       expect((await sized.app.inject({ method: 'GET', url: '/resource-tags' })).statusCode).toBe(200);
     } finally {
       await sized.close();
@@ -195,6 +201,11 @@ describe('DATABASE_WORK_MEM_MB', () => {
         schema,
       ]);
       expect(database.pool!.totalCount).toBe(2);
+      const planned = await database.indexPlanPool!.query<{ work_mem: string; search_path: string }>(
+        `select current_setting('work_mem') as work_mem, current_setting('search_path') as search_path`,
+      );
+      expect(planned.rows[0]!.work_mem).toBe('24MB');
+      expect(`-c search_path=${planned.rows[0]!.search_path}`).toBe(schema);
       expect((await tuned.app.inject({ method: 'GET', url: '/resources?search=anything' })).statusCode).toBe(
         200,
       );

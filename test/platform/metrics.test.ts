@@ -164,8 +164,14 @@ describe('GET /metrics with METRICS=on', () => {
   it('reports pool gauges on PostgreSQL only', async () => {
     const samples = await scrape(t);
     const gauge = samples.find((sample) => sample.name === 'db_pool_connections');
-    if (t.app.context.database.dialect === 'postgres') {
+    const { database } = t.app.context;
+    if (database.dialect === 'postgres') {
       expect(gauge?.value).toBeGreaterThanOrEqual(1);
+      // Both pools, writes' and plain reads' and the search statements': the connections this process holds.
+      await t.app.inject({ method: 'GET', url: '/resources?search=anything' });
+      const open = database.pool!.totalCount + database.indexPlanPool!.totalCount;
+      expect(database.indexPlanPool!.totalCount).toBeGreaterThanOrEqual(1);
+      expect((await scrape(t)).find((sample) => sample.name === 'db_pool_connections')?.value).toBe(open);
       expect(samples.some((sample) => sample.name === 'db_pool_idle_connections')).toBe(true);
       expect(samples.some((sample) => sample.name === 'db_pool_waiting_clients')).toBe(true);
     } else {

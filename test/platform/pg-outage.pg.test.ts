@@ -60,6 +60,9 @@ const registration = (name: string) => ({
   payload: { username: name, email: `${name}@example.com`, password: 'a long password' },
 });
 
+/** A search: its statements run on the index-plan pool. */
+const search = { method: 'GET' as const, url: '/resources?search=amber%20grove&sortBy=relevance' };
+
 beforeAll(async () => {
   await admin(`create database ${databaseName}`);
   const url = new URL(serverUrl);
@@ -84,12 +87,20 @@ describe('in process', () => {
 
   it('survives its idle pooled connections being terminated, and the next requests succeed', async () => {
     await Promise.all([1, 2, 3].map(() => t.app.inject({ method: 'GET', url: '/ready' })));
+    // Searches hold connections of the second pool (core/db/index-plan-pool.ts): terminated too.
+    expect((await t.app.inject(search)).statusCode).toBe(200);
+    expect(t.app.context.database.indexPlanPool!.totalCount).toBeGreaterThan(0);
     expect((await terminateBackends()).length).toBeGreaterThan(0);
     const res = await eventually(
       () => t.app.inject(registration('afterkill')),
       (answer) => answer.statusCode !== 503,
     );
     expect(res.statusCode).toBe(201);
+    const searched = await eventually(
+      () => t.app.inject(search),
+      (answer) => answer.statusCode !== 503,
+    );
+    expect(searched.statusCode).toBe(200);
   });
 
   it('survives a connection terminated inside a transaction, between two queries', async () => {
@@ -124,6 +135,9 @@ describe('in process', () => {
     const ready = await t.app.inject({ method: 'GET', url: '/ready' });
     expect(ready.statusCode).toBe(503);
     expect(ready.json()).toMatchObject({ status: 'unavailable', checks: { database: 'down' } });
+    const searchedAway = await t.app.inject(search);
+    expect(searchedAway.statusCode).toBe(503);
+    expect(searchedAway.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
 
     await bringDatabaseBack();
     const back = await eventually(
@@ -132,6 +146,11 @@ describe('in process', () => {
     );
     expect(back.statusCode).toBe(200);
     expect((await t.app.inject(registration('afterback'))).statusCode).toBe(201);
+    const searchedBack = await eventually(
+      () => t.app.inject(search),
+      (answer) => answer.statusCode !== 503,
+    );
+    expect(searchedBack.statusCode).toBe(200);
   });
 });
 

@@ -1,11 +1,12 @@
 // PostgreSQL's planner must read search documents through their GIN index (search/index-plans.ts): a scan that
 // tests each row costs a TOASTed document read per row, which its estimate leaves out. On this test's few rows a
 // scan is what the planner would pick; under withIndexPlans the count and the facet keys' read take the index.
-// The setting never outlives the statements it was made for, and every statement of a search request that reads
-// the documents (counts, tiers, facets, pages of every plan) runs under it.
-import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
+// The setting never outlives the statements it was made for (outside a transaction they run on a pool whose
+// connections start with it), and every statement of a search request that reads the documents (counts, tiers,
+// facets, pages of every plan) runs under it.
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { indexPlanDatabase, registerIndexPlanDatabase } from '../../src/core/db/index-plan-pool.js';
 import type { DB } from '../../src/core/db/schema.js';
 import { withIndexPlans, withIndexPlansIf } from '../../src/modules/search/index-plans.js';
 import { facetCountsStatement } from '../../src/modules/search/resource-facet-codes.js';
@@ -67,6 +68,46 @@ describe('withIndexPlans', () => {
       expect(await seqScan(trx)).toBe('on');
       expect(await setting(trx, 'jit')).toBe(jit);
     });
+  });
+
+  it('PostgreSQL: outside a transaction the read runs on the index-plan pool, whose connections start so', async () => {
+    const { db, dialect, pool, indexPlanPool } = database();
+    if (dialect !== 'postgres') return;
+    // No transaction around it (one round trip a statement): the pool's connections were set when they opened.
+    const planned = await withIndexPlans(db, dialect, (read) => Promise.resolve(read));
+    expect(planned).toBe(await indexPlanDatabase(db));
+    expect(planned.isTransaction).toBe(false);
+    const shown = async (target: typeof pool) =>
+      (
+        await target!.query<{ seqscan: string; jit: string }>(
+          `select current_setting('enable_seqscan') as seqscan, current_setting('jit') as jit`,
+        )
+      ).rows[0];
+    expect(await shown(indexPlanPool)).toEqual({ seqscan: 'off', jit: 'off' });
+    // Every other statement plans as the server's settings say.
+    expect((await shown(pool))!.seqscan).toBe('on');
+    expect(await seqScan(db)).toBe('on');
+    // A transaction never hands its reads to another connection: they must see its own writes.
+    await db.transaction().execute(async (trx) => {
+      expect(await indexPlanDatabase(trx)).toBeUndefined();
+      expect(await withIndexPlans(trx, dialect, (read) => Promise.resolve(read === trx))).toBe(true);
+    });
+  });
+
+  it('PostgreSQL: where the server dropped the pool’s settings (a pooler), each read sets them for itself', async () => {
+    const { dialect, pool } = database();
+    if (dialect !== 'postgres') return;
+    // A database whose index-plan connections started without the settings, as behind PgBouncer with
+    // `ignore_startup_parameters = options`: here, the main pool's own (not destroyed: the app owns the pool).
+    const plain = new Kysely<DB>({ dialect: new PostgresDialect({ pool: pool! }) });
+    registerIndexPlanDatabase(plain, plain);
+    expect(await indexPlanDatabase(plain)).toBeUndefined();
+    const read = await withIndexPlans(plain, dialect, async (trx) => ({
+      seqscan: await seqScan(trx as Kysely<DB>),
+      inTransaction: trx.isTransaction,
+    }));
+    expect(read).toEqual({ seqscan: 'off', inTransaction: true });
+    expect(await seqScan(plain)).toBe('on');
   });
 
   it('withIndexPlansIf: a read that matches nothing runs as it is, on the executor it was given', async () => {

@@ -13,10 +13,17 @@ export interface TracedStatement {
   seqScanOff: boolean;
 }
 
+/** Whether a connection started with sequential scans off (the index-plan pool's, core/db/index-plan-pool.ts). */
+const startsOff = (client: object): boolean =>
+  /-c enable_seqscan=off\b/.test(
+    (client as { connectionParameters?: { options?: string } }).connectionParameters?.options ?? '',
+  );
+
 /**
  * The statements each pooled PostgreSQL connection runs while `work` does, each marked with whether sequential
- * scans were off for it: set off in its transaction (`set local`, or set_config by withIndexPlans inside a
- * caller's) and not yet put back. On SQLite, the statements run (never marked).
+ * scans were off for it: the connection started so, or they were set off in its transaction (`set local`, or
+ * set_config by withIndexPlans inside a caller's) and not yet put back. On SQLite, the statements run (never
+ * marked).
  */
 export async function statementsOf(work: () => Promise<void>): Promise<TracedStatement[]> {
   const seen: TracedStatement[] = [];
@@ -25,7 +32,8 @@ export async function statementsOf(work: () => Promise<void>): Promise<TracedSta
   const traced = function (this: object, ...args: unknown[]) {
     const first = args[0] as string | { text?: string; values?: unknown[] };
     const text = (typeof first === 'string' ? first : (first.text ?? '')).trim().toLowerCase();
-    if (text === 'begin' || text === 'commit' || text === 'rollback') off.set(this, false);
+    if (!off.has(this)) off.set(this, startsOff(this));
+    if (text === 'begin' || text === 'commit' || text === 'rollback') off.set(this, startsOff(this));
     else if (/set local enable_seqscan = off|set_config\('enable_seqscan', 'off'/.test(text))
       off.set(this, true);
     else if (text.includes("set_config('enable_seqscan', $1")) off.set(this, false);

@@ -11,6 +11,7 @@ import type { DB } from './schema.js';
 import { createHash } from 'node:crypto';
 import { registerChangeSignal } from './change-cache.js';
 import { registerHotReads } from './prepared.js';
+import { INDEX_PLAN_SETTINGS, indexPlanPoolSize, registerIndexPlanDatabase } from './index-plan-pool.js';
 import { PG_CONNECT_TIMEOUT_MS, surviveConnectionLoss } from './pg-connection-loss.js';
 import { CurrentSchemaPostgresDialect } from './pg-introspector.js';
 import type { HotReads } from './prepared.js';
@@ -27,8 +28,10 @@ export interface Database {
   dialect: DialectName;
   /** SQLite on a file: the connection hot reads use (sqlite.ts). Absent on PostgreSQL and `:memory:`. */
   reader?: ReadConnection;
-  /** PostgreSQL: the connection pool, for the pool gauges of /metrics. */
+  /** PostgreSQL: the connection pool of writes and plain reads. */
   pool?: pg.Pool;
+  /** PostgreSQL: the pool of the statements that match search documents (index-plan-pool.ts). */
+  indexPlanPool?: pg.Pool;
   /**
    * A number that moves whenever the database may have changed, for answers kept until it does
    * (core/db/change-cache.ts): SQLite on a file, the read connection's counter (sqlite-reads.ts); PostgreSQL, a
@@ -112,10 +115,27 @@ function namedStatements(pool: pg.Pool) {
  * starts with (the URL's own `options`, else PGOPTIONS, are kept: pg would let either replace ours). A `SET` on
  * each new connection relied on pg queueing it ahead of the first query, which pg 8.23 deprecates.
  */
-function connectionConfig(url: string, workMemMb: number): pg.ClientConfig {
+function connectionConfig(url: string, workMemMb: number, settings = ''): pg.ClientConfig {
   const config = parseIntoClientConfig(url);
   const own = config.options ?? process.env['PGOPTIONS'];
-  return { ...config, options: [own, `-c work_mem=${workMemMb}MB`].filter(Boolean).join(' ') };
+  return { ...config, options: [own, `-c work_mem=${workMemMb}MB`, settings].filter(Boolean).join(' ') };
+}
+
+/** One pool of the process: DATABASE_WORK_MEM_MB and `settings` on each connection, surviving lost ones. */
+function openPool(
+  url: string,
+  config: Partial<Pick<Config, 'databaseWorkMemMb'>>,
+  max: number,
+  settings?: string,
+): pg.Pool {
+  return surviveConnectionLoss(
+    new pg.Pool({
+      ...connectionConfig(url, config.databaseWorkMemMb ?? DEFAULT_WORK_MEM_MB, settings),
+      max,
+      types: pgTypes,
+      connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+    }),
+  );
 }
 
 export function openDatabase(
@@ -126,21 +146,30 @@ export function openDatabase(
   const log = kyselyLog(options.observeQuery);
   const url = config.databaseUrl;
   if (url !== undefined && /^postgres(ql)?:\/\//.test(url)) {
-    const pool = surviveConnectionLoss(
-      new pg.Pool({
-        ...connectionConfig(url, config.databaseWorkMemMb ?? DEFAULT_WORK_MEM_MB),
-        // DATABASE_POOL_SIZE (config.ts: its default follows the CPU count); 10 where no config is at hand.
-        max: config.databasePoolSize ?? 10,
-        types: pgTypes,
-        connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
-      }),
-    );
+    // DATABASE_POOL_SIZE (config.ts: its default follows the CPU count); 10 where no config is at hand.
+    const size = config.databasePoolSize ?? 10;
+    const pool = openPool(url, config, size);
     const db = new Kysely<DB>({ dialect: new CurrentSchemaPostgresDialect({ pool }), log });
+    const indexPlanPool = openPool(url, config, indexPlanPoolSize(size), INDEX_PLAN_SETTINGS);
+    const indexPlanDb = new Kysely<DB>({
+      dialect: new CurrentSchemaPostgresDialect({ pool: indexPlanPool }),
+      log,
+    });
+    registerIndexPlanDatabase(db, indexPlanDb);
     registerHotReads(db, timedHotReads(namedStatements(pool), options.observeQuery));
     const observe = options.observeQuery;
     const changes = pgChangeSignal(pool, observe && ((seconds) => observe('select', seconds)));
     registerChangeSignal(db, changes);
-    return { db, dialect: 'postgres', pool, changes, destroy: () => db.destroy() };
+    return {
+      db,
+      dialect: 'postgres',
+      pool,
+      indexPlanPool,
+      changes,
+      destroy: async () => {
+        await Promise.all([indexPlanDb.destroy(), db.destroy()]);
+      },
+    };
   }
   let filename: string;
   if (url === ':memory:') filename = ':memory:';

@@ -2,6 +2,7 @@
 // token. Nothing here runs when metrics are off (buildApp creates none), so they cost nothing by default.
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/database.js';
+import { combinedPoolCounts } from '../db/index-plan-pool.js';
 import { registerHttpMetrics } from './http-metrics.js';
 import type { Metrics } from './metrics.js';
 import { metricsRoutes, registerMetricsToken } from './metrics.routes.js';
@@ -18,6 +19,8 @@ export async function registerMetrics(
   const { metrics, database } = deps;
   registerHttpMetrics(app, metrics);
   registerMetricsToken(app, deps.token);
-  if (database.pool !== undefined) metrics.watchPool(database.pool);
+  if (database.pool !== undefined) {
+    metrics.watchPool(combinedPoolCounts([database.pool, database.indexPlanPool]));
+  }
   await app.register(metricsRoutes, { metrics });
 }

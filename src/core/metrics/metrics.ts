@@ -139,8 +139,8 @@ export function createMetrics() {
             this.set(read());
           },
         });
-      gauge('db_pool_connections', 'Open connections in the PostgreSQL pool', () => pool.totalCount);
-      gauge('db_pool_idle_connections', 'Idle connections in the PostgreSQL pool', () => pool.idleCount);
+      gauge('db_pool_connections', 'Open connections in the PostgreSQL pools', () => pool.totalCount);
+      gauge('db_pool_idle_connections', 'Idle connections in the PostgreSQL pools', () => pool.idleCount);
       gauge(
         'db_pool_waiting_clients',
         'Queries waiting for a free PostgreSQL pool connection',
