@@ -27,6 +27,24 @@ export async function readCounterSum(db: Executor, names: readonly string[]): Pr
   return Number(row?.total ?? 0);
 }
 
+/**
+ * Moves several counters in one transaction, always in the order of their names: a counter's row stays locked
+ * until the transaction ends, so two transactions that moved the same counters in opposite orders (suspending one
+ * resource while unsuspending another: APPROVED then SUSPENDED against SUSPENDED then APPROVED) would each wait
+ * for the other, and PostgreSQL would abort one of them as a deadlock.
+ */
+export async function moveCounters(
+  db: Executor,
+  moves: ReadonlyArray<readonly [string, number]>,
+): Promise<void> {
+  const byName = new Map<string, number>();
+  for (const [name, delta] of moves) byName.set(name, (byName.get(name) ?? 0) + delta);
+  const ordered = [...byName]
+    .filter(([, delta]) => delta !== 0)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [name, delta] of ordered) await moveCounter(db, name, delta);
+}
+
 export async function moveCounter(db: Executor, name: string, delta: number): Promise<void> {
   await db
     .updateTable('counters')

@@ -42,12 +42,27 @@ function isUnavailable(error: { code?: unknown; message?: unknown }): boolean {
   return PG_CONNECTION_MESSAGES.some((fragment) => message.includes(fragment));
 }
 
-/** True for an error (or one it wraps, through `cause`) that means the database cannot be reached right now. */
-export function isDatabaseUnavailable(error: unknown): boolean {
+/** True when the error, or one it wraps (through `cause`), passes the test. */
+function inCauses(error: unknown, test: (error: { code?: unknown; message?: unknown }) => boolean): boolean {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
-    if (isUnavailable(current as { code?: unknown; message?: unknown })) return true;
+    if (test(current as { code?: unknown; message?: unknown })) return true;
     current = (current as { cause?: unknown }).cause;
   }
   return false;
 }
+
+/** True for an error (or one it wraps, through `cause`) that means the database cannot be reached right now. */
+export const isDatabaseUnavailable = (error: unknown): boolean => inCauses(error, isUnavailable);
+
+/** Seconds a client is asked to wait before retrying a request whose transaction lost to a concurrent one. */
+export const CONFLICT_RETRY_AFTER_SECONDS = 1;
+
+// PostgreSQL SQLSTATEs 40001 serialization_failure and 40P01 deadlock_detected: the server rolled the whole
+// transaction back because it collided with a concurrent one; nothing of it was written, and the same request may
+// succeed at once. (A deadlock still means two code paths lock rows in different orders: it is logged as an error.)
+const PG_CONFLICT = /^40(001|P01)$/;
+
+/** True for an error (or one it wraps) that means the transaction was rolled back for a concurrent one. */
+export const isTransactionConflict = (error: unknown): boolean =>
+  inCauses(error, (candidate) => typeof candidate.code === 'string' && PG_CONFLICT.test(candidate.code));

@@ -5,7 +5,12 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { ErrorCode } from './error-codes.js';
 import { AppError } from './errors.js';
 import { allowedMethods } from './conventions/method-not-allowed.js';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.js';
+import {
+  CONFLICT_RETRY_AFTER_SECONDS,
+  DATABASE_RETRY_AFTER_SECONDS,
+  isDatabaseUnavailable,
+  isTransactionConflict,
+} from '../db/unavailable.js';
 
 export interface ErrorBody {
   statusCode: number;
@@ -110,13 +115,22 @@ export function registerErrorHandling(app: FastifyInstance): void {
         .send(errorBody(400, 'The client closed the connection', 'CLIENT_CLOSED_REQUEST'));
     }
     const databaseAway = !(error instanceof AppError) && isDatabaseUnavailable(error);
-    // A database outage is not the request's fault nor a bug: 503 with Retry-After, so clients try again.
+    const conflict = !(error instanceof AppError) && !databaseAway && isTransactionConflict(error);
+    // A database outage, or a transaction the database rolled back for a concurrent one, is not the request's
+    // fault: 503 with Retry-After, so clients try again.
     if (databaseAway) reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    if (conflict) reply.header('retry-after', String(CONFLICT_RETRY_AFTER_SECONDS));
     const body = databaseAway
       ? errorBody(503, 'The database is unavailable; retry shortly', 'SERVICE_UNAVAILABLE')
-      : error instanceof AppError
-        ? errorBody(error.statusCode, error.message, error.code, error.details)
-        : fromFastifyError(error as FastifyError);
+      : conflict
+        ? errorBody(
+            503,
+            'The request collided with a concurrent change and was undone; retry it',
+            'SERVICE_UNAVAILABLE',
+          )
+        : error instanceof AppError
+          ? errorBody(error.statusCode, error.message, error.code, error.details)
+          : fromFastifyError(error as FastifyError);
     if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
     if (body.statusCode === 429 && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
     body.requestId = request.id;

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
-import { moveCounter, readCounterSum } from '../../core/db/counters.js';
+import { moveCounters, readCounterSum } from '../../core/db/counters.js';
 import type { DB, ReportStatus, ReportsTable } from '../../core/db/schema.js';
 import { REPORT_STATUSES } from './reports.states.js';
 
@@ -21,7 +21,10 @@ export async function moveStatusCounters(
   db: Executor,
   moves: Array<{ status: ReportStatus; delta: 1 | -1 }>,
 ): Promise<void> {
-  for (const { status, delta } of moves) await moveCounter(db, reportStatusCounter(status), delta);
+  await moveCounters(
+    db,
+    moves.map(({ status, delta }) => [reportStatusCounter(status), delta] as const),
+  );
 }
 
 /** Reports in one status, or in every status, from the maintained counters (no count of the table). */

@@ -4,7 +4,7 @@ import { swapImageKey } from '../../core/db/image-columns.js';
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { DialectName } from '../../core/db/database.js';
 import { lockForUpdate } from '../../core/db/dialect.js';
-import { moveCounter, readCounter } from '../../core/db/counters.js';
+import { moveCounter, moveCounters, readCounter } from '../../core/db/counters.js';
 import { prepared } from '../../core/db/prepared.js';
 import type { DB, ResourceStatus, ResourcesTable, ResourceType } from '../../core/db/schema.js';
 
@@ -153,10 +153,12 @@ export async function moveStatusCounters(
   to: ResourceStatus | null,
 ): Promise<void> {
   if (from === to) return;
-  if (from !== null) await moveCounter(db, statusCounter(from), -1);
-  if (to !== null) await moveCounter(db, statusCounter(to), 1);
-  if (from === 'APPROVED') await moveCounter(db, approvedTypeCounter(type), -1);
-  if (to === 'APPROVED') await moveCounter(db, approvedTypeCounter(type), 1);
+  const moves: Array<[string, number]> = [];
+  if (from !== null) moves.push([statusCounter(from), -1]);
+  if (to !== null) moves.push([statusCounter(to), 1]);
+  if (from === 'APPROVED') moves.push([approvedTypeCounter(type), -1]);
+  if (to === 'APPROVED') moves.push([approvedTypeCounter(type), 1]);
+  await moveCounters(db, moves);
 }
 
 const CATALOGUE_VERSION = 'resources.catalogue_version';
