@@ -6,8 +6,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
+import { approvedTypeCounter, statusCounter } from '../../src/modules/resources/resources.repo.js';
 import { createUser } from '../helpers/factories.js';
 import { createResource, moderate } from './helpers.js';
+
+const APPROVED = statusCounter('APPROVED');
+const SUSPENDED = statusCounter('SUSPENDED');
+const APPROVED_MODS = approvedTypeCounter('MOD');
 
 let t: TestApp;
 beforeAll(async () => {
@@ -34,11 +39,7 @@ const counterValues = async () => {
   const rows = await t.app.context.database.db
     .selectFrom('counters')
     .select(['name', 'value'])
-    .where('name', 'in', [
-      'resources.status.APPROVED',
-      'resources.status.SUSPENDED',
-      'resources.approved.MOD',
-    ])
+    .where('name', 'in', [APPROVED, SUSPENDED, APPROVED_MODS])
     .execute();
   return Object.fromEntries(rows.map((row) => [row.name, Number(row.value)]));
 };
@@ -92,9 +93,6 @@ async function suspendedResource() {
   return { moderator, resource };
 }
 
-const APPROVED = 'resources.status.APPROVED';
-const SUSPENDED = 'resources.status.SUSPENDED';
-
 describe('status counters under concurrent moderation', () => {
   it('an unsuspension waits for a suspension holding the same counters, and neither is aborted', async () => {
     const { moderator, resource } = await suspendedResource();
@@ -107,7 +105,7 @@ describe('status counters under concurrent moderation', () => {
     const after = await counterValues();
     expect(after[APPROVED]).toBe(before[APPROVED]! + 1);
     expect(after[SUSPENDED]).toBe(before[SUSPENDED]! - 1);
-    expect(after['resources.approved.MOD']).toBe(before['resources.approved.MOD']! + 1);
+    expect(after[APPROVED_MODS]).toBe(before[APPROVED_MODS]! + 1);
   });
 
   it('a transaction the database aborts as a deadlock answers 503 with Retry-After, and nothing of it stays', async () => {

@@ -64,9 +64,9 @@ export const SEARCH_LIMITS = {
    */
   nameCompletions: 32,
   /**
-   * PostgreSQL, a search typed as a short prefix (resource-totals.ts prefixMerged) with catalog lists: the lists
-   * become facet terms of the GIN scan (resource-totals.ts withFacetTerms) when each has at least this many link
-   * rows; below, its resources are joined and their documents tested one by one (≈25–60 µs each at 1M, where a
+   * PostgreSQL, a search typed as a short prefix (resource-totals.ts lastWordMergesManyLists) with catalog lists: the
+   * lists become facet terms of the GIN scan (resource-totals.ts withFacetTerms) when each has at least this many
+   * link rows; below, its resources are joined and their documents tested one by one (≈25–60 µs each at 1M, where a
    * common prefix's GIN bitmap costs 100–200 ms). (SQLite always reads them as terms.)
    */
   facetTermsFrom: 4_000,

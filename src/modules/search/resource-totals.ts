@@ -135,7 +135,7 @@ export function listedCatalogFilter(filter: ResourceFilter, total: Total): Resou
  * with one outside a–z and 0–9). A longer one completes to few words (`trading:*`: the word and a few rare
  * ones), merged at about one word's cost.
  */
-const prefixMerged = (query: SearchQuery) => {
+const lastWordMergesManyLists = (query: SearchQuery) => {
   const last = query.terms[query.terms.length - 1];
   if (!query.prefixLast || last === undefined || tsPrefixTerm(query) !== undefined) return false;
   return last.length <= PREFIX_TERM_LENGTHS.max;
@@ -143,15 +143,15 @@ const prefixMerged = (query: SearchQuery) => {
 
 /**
  * Whether a search with a type or catalog lists reads them as the documents' facet terms in its full-text scan
- * (ResourceFilter.facetTerms; migrations 0030, 0031) rather than joining or probing the link rows. On SQLite
- * always: one FTS5 query intersecting the words and the terms measured faster than any list driving (at 1M, p99
- * 214–341 ms with small lists driving, 135–161 ms without). On PostgreSQL always, but for a search whose last
- * word is a short prefix without a term of its own (prefixMerged) with a list so small that testing its
- * resources' documents one by one is cheaper: GIN collects every document with a word of the prefix before it
- * intersects anything (`better:*` at 1M, before its prefix term: 158 ms; `better` with a tag on 1,401 PLUGIN
- * resources: 51 ms joined, 360 ms as terms; a tag on 137,943 MOD resources with a common word: 1.5 s joined,
- * under 0.3 s as terms). A longer prefix joined tested ~3,700 documents at 25–30 µs each, twice (the count and
- * the page: `backpacks` with a tag of DATA_PACK, 103 ms); as terms, 5–6 ms.
+ * (ResourceFilter.facetTerms; migrations 0030, 0031) rather than joining or probing the link rows. On SQLite always:
+ * one FTS5 query intersecting the words and the terms measured faster than any list driving (at 1M, p99 214–341 ms
+ * with small lists driving, 135–161 ms without). On PostgreSQL always, but for a search whose last word is a short
+ * prefix without a term of its own (lastWordMergesManyLists) with a list so small that testing its resources'
+ * documents one by one is cheaper: GIN collects every document with a word of the prefix before it intersects
+ * anything (`better:*` at 1M, before its prefix term: 158 ms; `better` with a tag on 1,401 PLUGIN resources: 51 ms
+ * joined, 360 ms as terms; a tag on 137,943 MOD resources with a common word: 1.5 s joined, under 0.3 s as terms). A
+ * longer prefix joined tested ~3,700 documents at 25–30 µs each, twice (the count and the page: `backpacks` with a
+ * tag of DATA_PACK, 103 ms); as terms, 5–6 ms.
  */
 export async function withFacetTerms(
   db: Kysely<DB>,
@@ -160,7 +160,7 @@ export async function withFacetTerms(
 ): Promise<ResourceFilter> {
   const lists = catalogLists(filter);
   if (filter.match === undefined || (filter.type === undefined && lists.length === 0)) return filter;
-  if (dialect === 'postgres' && prefixMerged(filter.match.query) && lists.length > 0) {
+  if (dialect === 'postgres' && lastWordMergesManyLists(filter.match.query) && lists.length > 0) {
     const sizes = await linkRowCounts(db, lists);
     if (Math.min(...sizes) < SEARCH_LIMITS.facetTermsFrom) return filter;
   }
