@@ -105,6 +105,7 @@ import { registerFileLookups } from './versions/lookup/register.js';
 import { registerDependencies } from './versions/dependencies/register.js';
 import { registerInspection } from './versions/inspection/register.js';
 import { registerScanning } from './versions/scanning/register.js';
+import { registerSearchUpkeep } from './search/register.js';
 import type { SharedServices } from './shared-services.js';
 
 export async function registerModules(app: FastifyInstance, context: AppContext): Promise<void> {
@@ -357,6 +358,8 @@ export async function registerModules(app: FastifyInstance, context: AppContext)
   await registerDependencies(app, context, shared);
   await registerInspection(app, context, shared);
   await registerScanning(app, context, shared);
+  // The search indexes' background upkeep (search/register.ts).
+  registerSearchUpkeep(app, context);
 
   scheduler.register({
     name: 'mark-silent-servers-offline',
