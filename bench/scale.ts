@@ -1,11 +1,12 @@
 // `npm run bench:scale` (issue 17): search and filters at 10k, 100k and 1M resources on SQLite and PostgreSQL.
 // For each dialect and size: seed a fresh database (bench/scale/seed.ts: a realistic catalogue written straight
 // into the tables, then the search indexes rebuilt; or reuse a kept one, BENCH_SCALE_KEEP below), report seconds
-// per phase and the search index size, ANALYZE (PostgreSQL: VACUUM (ANALYZE), see `seeded`; and on every run the
-// search indexes' pending entries merged, see `run`), start the compiled service (rate limits off), then for every query kind ask ≥ 1,000 DISTINCT URLs one at a time
-// (latency is the server's and no answer cache helps) → p50/p99/max, then 50 connections over a rotating list of
-// distinct URLs → req/s, and the CPU cost of writes. Prints a table per run, the growth factor smallest → largest
-// size per kind, and writes the results as JSON under bench/tmp/ (ignored by git).
+// per phase and the search index size, ANALYZE (PostgreSQL: VACUUM (ANALYZE), see `seeded`; and on every run
+// the search indexes' pending entries merged, see `run`), start the compiled service (rate limits off), then
+// for every query kind ask ≥ 1,000 DISTINCT URLs one at a time (latency is the server's and no answer cache
+// helps) → p50/p99/max, then 50 connections over a rotating list of distinct URLs → req/s, and the CPU cost of
+// writes. Prints a table per run, the growth factor smallest → largest size per kind, and writes the results
+// as JSON under bench/tmp/ (ignored by git).
 //
 // Environment: BENCH_SCALE_SIZES (default 10000,100000,1000000), BENCH_SCALE_DIALECTS (sqlite,postgres; default
 // both, or postgres alone when BENCH_DATABASE_URL is set), BENCH_DATABASE_URL (a PostgreSQL server URL; default
@@ -32,7 +33,6 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../src/core/db/database.js';
 import type { Database, DialectName } from '../src/core/db/database.js';
@@ -282,7 +282,7 @@ async function run(dialect: DialectName, size: number, mode: 'compiled' | 'sourc
     if (dialect === 'postgres') {
       // The entries an earlier run's writes left pending in the search indexes, which every search would read
       // (search/pending-entries.ts): the service's job would merge them while the first kind is measured.
-      const pages = await mergePendingEntries(database.db as unknown as Kysely<unknown>);
+      const pages = await mergePendingEntries(database.db);
       if (pages > 0)
         progress(`  merged ${pages} pending pages an earlier run's writes left in the search indexes`);
     }

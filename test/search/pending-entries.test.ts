@@ -1,7 +1,6 @@
 // PostgreSQL's search indexes take new entries into pending lists that every search reads whole; a job merges
 // them every few seconds (search/pending-entries.ts). The test would fail if writes stopped leaving entries
 // pending (the premise), if the job merged nothing or only some indexes, or if a merge lost a document.
-import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   mergePendingEntries,
@@ -24,7 +23,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const database = () => t.app.context.database;
-const merge = () => mergePendingEntries(database().db as unknown as Kysely<unknown>);
+const merge = () => mergePendingEntries(database().db);
 
 /** Approved resources named after `word`: their documents enter every resource search index. */
 async function approved(word: string, count: number): Promise<string[]> {
@@ -68,7 +67,7 @@ describe('pending entries of the search indexes', () => {
     expect(await searchIds('lantern quartz')).toEqual([...ids].sort());
   });
 
-  it('the job merges what creations and edits left (PostgreSQL), and the searches find the new text', async () => {
+  it('the job merges what creations and edits left (PostgreSQL); searches find the new text', async () => {
     const postgres = database().dialect === 'postgres';
     expect(PENDING_MERGE_INTERVAL_MS).toBeLessThanOrEqual(60_000);
     const ids = await approved('basaltine', 2);

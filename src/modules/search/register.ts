@@ -1,7 +1,6 @@
 // Upkeep of the search indexes that runs beside the service (the indexes themselves are kept in step by the
 // writes; search/rebuild.ts rebuilds them on demand).
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { AppContext } from '../../app.js';
 import { mergePendingEntries, PENDING_MERGE_INTERVAL_MS, PENDING_MERGE_JOB } from './pending-entries.js';
 
@@ -13,7 +12,7 @@ export function registerSearchUpkeep(app: FastifyInstance, context: AppContext):
     name: PENDING_MERGE_JOB,
     intervalMs: PENDING_MERGE_INTERVAL_MS,
     run: async () => {
-      const pages = await mergePendingEntries(database.db as unknown as Kysely<unknown>);
+      const pages = await mergePendingEntries(database.db);
       if (pages > 0) app.log.debug({ pages }, 'search index pending entries merged');
     },
   });
