@@ -1,6 +1,7 @@
 // PostgreSQL's search indexes take new entries into pending lists that every search reads whole; a job merges
 // them every few seconds (search/pending-entries.ts). The test would fail if writes stopped leaving entries
 // pending (the premise), if the job merged nothing or only some indexes, or if a merge lost a document.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   mergePendingEntries,
@@ -85,5 +86,29 @@ describe('pending entries of the search indexes', () => {
     }
     expect(await searchIds('obsidian basaltine')).toEqual([ids[0]]);
     expect(await searchIds('basaltine')).toEqual([...ids].sort());
+  });
+
+  it('merges the indexes of its own schema only (PostgreSQL; another app may share the database)', async () => {
+    const { db, dialect } = database();
+    if (dialect !== 'postgres') {
+      expect(t.app.context.scheduler.jobs()).not.toContain(PENDING_MERGE_JOB);
+      return;
+    }
+    const other = `pending_other_${process.pid}`;
+    await sql`create schema ${sql.id(other)}`.execute(db);
+    try {
+      await sql`create table ${sql.id(other, 'docs')} (body tsvector not null)`.execute(db);
+      await sql`create index other_docs_idx on ${sql.id(other, 'docs')} using gin (body)`.execute(db);
+      await sql`insert into ${sql.id(other, 'docs')} values (to_tsvector('simple', 'granite lantern'))`.execute(
+        db,
+      );
+      await merge();
+      // The other schema's index keeps its pending entries: merging them is that schema's own business.
+      const { rows } = await sql<{ pages: number }>`
+        select gin_clean_pending_list(${`${other}.other_docs_idx`}::regclass) as pages`.execute(db);
+      expect(Number(rows[0]!.pages)).toBeGreaterThan(0);
+    } finally {
+      await sql`drop schema ${sql.id(other)} cascade`.execute(db);
+    }
   });
 });
