@@ -7,7 +7,8 @@
 // Environment: DB (a database URL: sqlite:<file> or postgres://…, required), SEED (URL generator seed, 5),
 // TAGS (comma-separated tag slugs for the kinds that filter by tag; by default the seeded tags, drawn as
 // bench:scale draws them; the fourth and fifth sessions' pairs pinned exploration,decoration,economy), SUFFIX
-// (appended to every URL, e.g. `&sortBy=relevance` or `&facets=tags,type`: a kind's variant).
+// (appended to every URL, e.g. `&sortBy=relevance` or `&facets=tags,type`: a kind's variant), DATABASE_WORK_MEM_MB
+// (PostgreSQL, as the service reads it; other service settings are this script's own).
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { distinctUrls, queryContext, queryKinds } from './scale/queries.js';
@@ -27,6 +28,10 @@ const config = loadConfig({
   SECRET: 'bench-secret-'.padEnd(40, 'x'),
   RATE_LIMIT: 'off',
   LOG_LEVEL: 'silent',
+  // The service's own setting, so that a work_mem experiment plans as the service would.
+  ...(process.env['DATABASE_WORK_MEM_MB']
+    ? { DATABASE_WORK_MEM_MB: process.env['DATABASE_WORK_MEM_MB'] }
+    : {}),
 });
 const app = await buildApp({ config });
 await app.ready();
