@@ -9,7 +9,7 @@ import { hashedLinksLimit, hashedWalkPays, listedMatchesPlan } from '../../src/m
 import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
 import type { Corpus, CorpusEntry } from './resources-corpus.js';
-import { buildPlanCorpus, expectPagesInCatalogueOrder, forcedHashedWalk } from './plan-pages.js';
+import { buildPlanCorpus, expectPagesInCatalogueOrder, forcedHashedWalk, PLAN_SORTS } from './plan-pages.js';
 import { statementsOf } from './statements.js';
 import { withSearchLimits } from './search-limits.js';
 
@@ -202,4 +202,59 @@ describe('pages of catalog lists without a search, by every plan', () => {
       if (plan !== 'hashed') expect(gathered.length).toBeGreaterThan(0);
     }),
   );
+});
+
+describe('gathered pages of catalog lists without a search (resources/catalog-lists.ts gatheredFromLinks)', () => {
+  /** The page statements (not counts, not facets) of every sort's pages of `filter`, gathered (never hashed). */
+  const pagesOf = async (filter: Filter): Promise<string[]> => {
+    let pages: string[] = [];
+    await withSearchLimits(t.clock, forcedHashedWalk(1e9), async () => {
+      const matches = (entry: CorpusEntry) => matchesFilter(entry, filter);
+      const statements = await statementsOf(() =>
+        expectPagesInCatalogueOrder(t, corpus, [{ query: query(filter), matches }], 'gathered'),
+      );
+      pages = statements
+        .map(({ text }) => text)
+        .filter((text) => text.startsWith('select "resources"."id", "resources"."name"'))
+        // (Not the whole catalogue's pages, the order the filter's are checked against.)
+        .filter((text) => !/where "resources"\."status" = (\?|\$\d+) order by/.test(text));
+    });
+    return pages;
+  };
+  const readsLinks = (text: string) =>
+    / as "l" where l\."(tag_id|category_id|game_version_id)" in/.test(text);
+  // SQLite's gathered pages keep the status off its index (resource-views.repo.ts resourceFilterCondition).
+  const gathered = (text: string) => text.includes('+resources.status = ?');
+
+  it.each<Filter>([
+    { tags: ['combat'] },
+    { tags: ['combat', 'horror'] },
+    { tags: ['combat'], type: 'MOD' },
+    { categories: ['economy'], type: 'PLUGIN' },
+    { versions: ['1.2'] },
+  ])('one list, %j: its link rows, never the documents’ facet terms', async (filter) => {
+    const pages = await pagesOf(filter);
+    expect(pages.length).toBeGreaterThanOrEqual(PLAN_SORTS.length);
+    for (const text of pages) {
+      expect(text).not.toContain('resource_search_fts');
+      expect(readsLinks(text)).toBe(true);
+    }
+    if (t.app.context.database.dialect === 'sqlite') expect(pages.filter(gathered).length).toBeGreaterThan(0);
+  });
+
+  it('SQLite: several lists, or game versions with a type (whose links carry no type), as facet terms', async () => {
+    const sqlite = t.app.context.database.dialect === 'sqlite';
+    for (const filter of [
+      { tags: ['combat', 'magic'], versions: ['1.0', '1.2'] },
+      { versions: ['1.0'], type: 'WORLD' },
+    ] satisfies Filter[]) {
+      const fromTerms = (await pagesOf(filter)).filter(gathered);
+      // (PostgreSQL gathers no page this way: its own plans are the tests above.)
+      expect(fromTerms.length > 0).toBe(sqlite);
+      for (const text of fromTerms) {
+        expect(text).toContain('resource_search_fts');
+        expect(readsLinks(text)).toBe(false);
+      }
+    }
+  });
 });

@@ -8,6 +8,7 @@ import { prepared } from '../../core/db/prepared.js';
 import type { DB, ResourceStatus, ResourceType } from '../../core/db/schema.js';
 import {
   catalogFacetTerms,
+  gatheredFromLinks,
   catalogLists,
   filterFacetTerms,
   hashedLinkTest,
@@ -163,13 +164,13 @@ export function resourceFilterCondition(
   // start with resource_id), instead of SQLite first listing every linked id (measured at 100k, the most used
   // tag, page 8 by date: 74 ms → 1 ms). Gathering, the matches drive: a search's (a probe per match of a common
   // word cost more: 68 → 109 ms p50 at 100k), with the lists as its facet terms or not; without a search, on
-  // SQLite, the lists' facet terms alone (catalogFacetTerms), which FTS5 intersects, where one list's link rows
-  // drove and each was probed for the others.
+  // SQLite, several lists' facet terms alone (catalogFacetTerms), which FTS5 intersects, where one list's link rows
+  // drove and each was probed for the others; one list's own link rows (gatheredFromLinks).
   const probe = (filter.plan === 'walk' || filter.plan === 'scan') && dialect === 'sqlite';
   // Each list's link ids read once, each walked row tested against them (hashedLinkTest).
   const hashed = filter.plan === 'hashed';
   const lists = catalogLists(filter);
-  const listTerms = gather ? catalogFacetTerms(dialect, filter) : undefined;
+  const listTerms = gather && !gatheredFromLinks(filter) ? catalogFacetTerms(dialect, filter) : undefined;
   if (filter.status !== undefined) {
     conditions.push(
       gather
