@@ -8,9 +8,9 @@ import { prepared } from '../../core/db/prepared.js';
 import type { DB, ResourceStatus, ResourceType } from '../../core/db/schema.js';
 import {
   catalogFacetTerms,
-  gatheredFromLinks,
   catalogLists,
   filterFacetTerms,
+  gatheredFromLinks,
   hashedLinkTest,
   linkIds,
   linkProbe,
