@@ -52,8 +52,11 @@ function isNotFound(error: unknown): boolean {
   return false;
 }
 
-/** Some S3-compatible servers (s3rver among them) do not implement every call, e.g. ListMultipartUploads. */
-function isNotImplemented(error: unknown): boolean {
+/**
+ * Some S3-compatible servers (s3rver among them) do not support every call, e.g. ListMultipartUploads: they answer
+ * it with S3's error code for an unsupported call (HTTP 501), or with 405.
+ */
+function isUnsupportedByServer(error: unknown): boolean {
   return (
     error instanceof S3ServiceException &&
     (error.name === 'NotImplemented' ||
@@ -303,7 +306,7 @@ export function createS3Storage(options: S3StorageOptions): Storage {
             }),
           );
         } catch (error) {
-          if (isNotImplemented(error)) return undefined;
+          if (isUnsupportedByServer(error)) return undefined;
           throw error;
         }
         for (const upload of response.Uploads ?? []) {
