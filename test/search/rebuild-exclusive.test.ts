@@ -75,13 +75,13 @@ async function snapshot() {
           select indexname as name, indexdef as definition from pg_indexes
           where schemaname = current_schema()
             and (tablename in ('resource_search', 'resource_search_vectors', 'resource_facet_counts',
-              'resource_name_words', 'server_search', 'team_search', 'user_search')
-              or tablename like 'resource_search_vectors\_%')
+              'resource_name_words', 'server_search', 'server_search_vectors', 'team_search', 'user_search')
+              or tablename like 'resource_search_vectors\_%' or tablename like 'server_search_vectors\_%')
           union all
           select 'invalid: ' || indexrelid::regclass, '' from pg_index where not indisvalid
           union all
           select tgname, tgenabled::text from pg_trigger
-          where tgrelid = 'resource_search'::regclass and not tgisinternal
+          where tgrelid in ('resource_search'::regclass, 'server_search'::regclass) and not tgisinternal
           order by 1`.execute(db())
       : await sql<{ name: string; definition: string }>`
           select name, sql as definition from sqlite_master
@@ -160,6 +160,11 @@ describe('exclusive resource rebuild', () => {
       }
       expect(online.schema).toContainEqual({ name: 'resource_search_vectors_ai', definition: 'O' });
       expect(online.schema).toContainEqual({ name: 'resource_search_vectors_au', definition: 'O' });
+      // The servers' copies (0045): the GIN index of each partition and the triggers that keep them.
+      expect(online.schema).toContainEqual(
+        expect.objectContaining({ name: 'server_search_vectors_3_document_idx' }),
+      );
+      expect(online.schema).toContainEqual({ name: 'server_search_vectors_au', definition: 'O' });
       expect(online.vectors.map((row) => row.resource_id)).toEqual([...approvedIds].sort());
       expect(online.nameWords).toEqual(nameWordsOf(online.documents));
       expect(online.nameWords).toContainEqual({ word: 'quillwort', resource_count: quillworts.length });

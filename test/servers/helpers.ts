@@ -1,4 +1,5 @@
 // Server fixtures built through the HTTP API, and the invariants every server test re-checks afterwards.
+import { sql } from 'kysely';
 import { expect } from 'vitest';
 import type { App } from '../../src/app.js';
 import type { TestUser } from '../helpers/factories.js';
@@ -165,6 +166,22 @@ export async function expectServerInvariants(app: App): Promise<void> {
   for (const server of servers.filter((s) => s.status !== 'APPROVED')) {
     expect(server.rank, `rank of non-approved server ${server.id}`).toBeNull();
   }
+  if (app.context.database.dialect === 'postgres') {
+    expect(await serverVectorsOutOfStep(app), 'server_search_vectors out of step').toEqual([]);
+  }
+}
+
+/**
+ * PostgreSQL (migration 0045): the servers whose copied document is missing, left over, or not their
+ * server_search row's document, as the triggers should keep them.
+ */
+export async function serverVectorsOutOfStep(app: App): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    select coalesce(s.server_id, v.server_id) as id
+    from server_search s full join server_search_vectors v on v.server_id = s.server_id
+    where s.server_id is null or v.server_id is null or v.document <> s.document
+    order by 1`.execute(app.context.database.db);
+  return rows.map((row) => row.id);
 }
 
 /** The ids GET /servers lists for a query string (up to 50), sorted; its total checked against them. */

@@ -48,6 +48,7 @@ import { serverRelevanceTiers } from './migrations/0041_server_relevance_tiers.j
 import { popularityIndexOnly } from './migrations/0042_popularity_index_only.js';
 import { resourceHeadWords } from './migrations/0043_resource_head_words.js';
 import { resourceSearchNames } from './migrations/0044_resource_search_names.js';
+import { serverSearchVectors } from './migrations/0045_server_search_vectors.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -103,6 +104,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0042_popularity_index_only': popularityIndexOnly,
   '0043_resource_head_words': resourceHeadWords,
   '0044_resource_search_names': resourceSearchNames,
+  '0045_server_search_vectors': serverSearchVectors,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -27,6 +27,11 @@ export interface DocumentIndex {
    * a match within those columns reads that vector's GIN index, with no weight for the document to recheck.
    */
   leadingVectors?: Readonly<Partial<Record<number, string>>>;
+  /**
+   * PostgreSQL: the documents copied into a hash-partitioned table of (key, document) (servers, migration 0045),
+   * which counts read: a capped count stops in the first partitions where one table's GIN scan listed every match.
+   */
+  vectors?: string;
 }
 
 /** FTS5 MATCH text, optionally restricted to some columns: `{name_text keywords_text} : ("epic" "tre"*)`. */
@@ -92,8 +97,9 @@ export function relevanceTier(
 
 /** One row per document matching the query, from the full-text index alone on SQLite. */
 function matchingRows(dialect: DialectName, index: DocumentIndex, query: SearchQuery) {
+  const table = index.vectors ?? index.table;
   return dialect === 'postgres'
-    ? sql`select 1 from ${sql.table(index.table)} where document @@ to_tsquery('simple', ${tsQuery(query)})`
+    ? sql`select 1 from ${sql.table(table)} where document @@ to_tsquery('simple', ${tsQuery(query)})`
     : sql`select rowid from ${sql.table(index.fts)} where ${sql.table(index.fts)} match ${ftsQuery(query)}`;
 }
 

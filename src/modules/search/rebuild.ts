@@ -204,17 +204,31 @@ async function withIndexesSetAside<T>(
 }
 
 /**
- * A directory index (servers, teams, users: modules/search/*-documents.ts, no triggers). Exclusive on
- * PostgreSQL: the whole rebuild in one transaction with the table's GIN index set aside; otherwise as the kind
+ * A directory index (servers, teams, users: modules/search/*-documents.ts). Exclusive on PostgreSQL: the whole
+ * rebuild in one transaction with the table's GIN indexes set aside, and those of `copies`, the tables its
+ * triggers write (servers: server_search_vectors, migration 0045), where they exist; otherwise as the kind
  * rebuilds itself, in batches.
  */
 function directoryIndex(
   table: string,
   rebuild: (db: Kysely<DB>, onProgress?: OnProgress) => Promise<{ documents: number }>,
+  copies: readonly string[] = [],
 ) {
+  const setAside = async (
+    trx: Transaction<DB>,
+    tables: readonly string[],
+    onProgress?: OnProgress,
+  ): Promise<{ documents: number }> => {
+    const [first, ...rest] = tables;
+    return first === undefined
+      ? rebuild(trx, onProgress)
+      : withIndexesSetAside(trx, first, () => setAside(trx, rest, onProgress));
+  };
   return (db: Kysely<DB>, dialect: DialectName, onProgress?: OnProgress, options: RebuildOptions = {}) =>
     options.exclusive === true && dialect === 'postgres'
-      ? inTransaction(db, (trx) => withIndexesSetAside(trx, table, () => rebuild(trx, onProgress)))
+      ? inTransaction(db, async (trx) =>
+          setAside(trx, [table, ...(await existingTables(trx, dialect, copies))], onProgress),
+        )
       : rebuild(db, onProgress);
 }
 
@@ -300,7 +314,7 @@ async function finishResourceSearch(db: Kysely<DB>, dialect: DialectName): Promi
 /** The indexes `cli search rebuild --index` names, each rebuilt on its own. */
 export const SEARCH_INDEXES = {
   resources: rebuildResourceSearch,
-  servers: directoryIndex('server_search', rebuildServerSearch),
+  servers: directoryIndex('server_search', rebuildServerSearch, ['server_search_vectors']),
   teams: directoryIndex('team_search', rebuildTeamSearch),
   users: directoryIndex('user_search', rebuildUserSearch),
 } satisfies Record<

@@ -42,6 +42,7 @@ export const SERVER_INDEX: DocumentIndex = {
     { name: 'owner_text', weight: 'D' },
   ],
   leadingVectors: { 1: 'name_words', 2: 'head_words' },
+  vectors: 'server_search_vectors',
 };
 
 async function loadServerSources(db: Executor, ids: readonly string[]): Promise<ServerSource[]> {

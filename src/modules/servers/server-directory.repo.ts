@@ -99,6 +99,15 @@ export const searchDocuments = (
 ) => documentMatches(dialect, SERVER_INDEX, alias, search, undefined, listTerms(dialect, filter));
 
 /**
+ * The documents a search's matches are read from where only their number or server ids are wanted (totals,
+ * facets): on PostgreSQL their hash-partitioned copies (migration 0045), whose scans stop in the first partitions
+ * under a LIMIT; on SQLite server_search (its FTS5 rowids). (A page's gathered matches measured no faster there:
+ * they are all read, partition after partition.)
+ */
+export const matchedDocuments = (dialect: DialectName): string =>
+  dialect === 'postgres' ? SERVER_INDEX.vectors! : SERVER_INDEX.table;
+
+/**
  * What a search's documents (searchDocuments) leave to be checked: the catalog lists on SQLite, whose FTS5 index
  * holds no facet terms (they are checked through their links); nothing on PostgreSQL.
  */
@@ -293,8 +302,8 @@ async function countDocumentsLinked(
       (list) => sql<SqlBool>`d.server_id in ${linkedServers(list)}`,
     ),
   ];
-  const count = sql<{ count: string | number }>`select count(*) as count from (select 1 from server_search d
-    where ${sql.join(conditions, sql` and `)} limit ${cap + 1}) m`;
+  const count = sql<{ count: string | number }>`select count(*) as count from (select 1
+    from ${sql.table(matchedDocuments(dialect))} d where ${sql.join(conditions, sql` and `)} limit ${cap + 1}) m`;
   const { rows } = await withIndexPlans(db, dialect, (read) => count.execute(read));
   return cappedTotal(Number(rows[0]?.count ?? 0), cap);
 }

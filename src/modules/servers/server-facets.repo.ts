@@ -14,6 +14,7 @@ import {
   filterConditions,
   isUnfiltered,
   linkProbe,
+  matchedDocuments,
   searchDocuments,
 } from './server-directory.repo.js';
 import type { ServerFilter } from './server-directory.repo.js';
@@ -97,11 +98,8 @@ function matchingServers(db: Executor, dialect: DialectName, filter: ServerFilte
   if (catalogListsOf(besideDocuments(dialect, filter)).length === 0) {
     // A search, with lists only on PostgreSQL (their terms are in the documents, migration 0040): its documents
     // are its matches (only APPROVED servers have one), no server row read.
-    return db
-      .selectFrom('server_search')
-      .select('server_search.server_id')
-      .where(searchDocuments(dialect, filter.search, filter, 'server_search'))
-      .limit(limit);
+    return sql`(select d.server_id from ${sql.table(matchedDocuments(dialect))} d
+      where ${searchDocuments(dialect, filter.search, filter, 'd')} limit ${limit})`;
   }
   return db.selectFrom('servers').select('servers.id').where(filterConditions(dialect, filter)).limit(limit);
 }

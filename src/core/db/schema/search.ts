@@ -86,6 +86,16 @@ export interface ServerSearchTable {
   facet_terms: string;
 }
 
+/**
+ * PostgreSQL only (migration 0045): a server document's tsvector, copied from its server_search row by triggers
+ * into a hash-partitioned table that the counts of a search's matches read.
+ */
+export interface ServerSearchVectorsTable {
+  server_id: string;
+  /** server_search.document: the weighted words and the facet terms. */
+  document: string;
+}
+
 /** One row per team. */
 export interface TeamSearchTable {
   doc_id: Generated<number>;
@@ -115,6 +125,7 @@ export interface SearchTables {
   resource_facet_value_codes: ResourceFacetValueCodesTable;
   resource_search_facet_codes: ResourceSearchFacetCodesTable;
   server_search: ServerSearchTable;
+  server_search_vectors: ServerSearchVectorsTable;
   team_search: TeamSearchTable;
   user_search: UserSearchTable;
 }
