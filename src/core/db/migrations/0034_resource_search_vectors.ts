@@ -16,6 +16,19 @@ import { analyzeNewIndex } from './statistics.js';
  */
 export const VECTOR_PARTITIONS = 8;
 
+/**
+ * The VECTOR_PARTITIONS hash partitions of a vectors table, `<table>_<remainder>`, each moving any value that is
+ * toasted at all out of line (toast_tuple_target = 128), so that its rows stay narrow.
+ */
+export async function createVectorPartitions(db: Kysely<unknown>, table: string): Promise<void> {
+  for (let remainder = 0; remainder < VECTOR_PARTITIONS; remainder += 1) {
+    await sql`
+      create table ${sql.table(`${table}_${remainder}`)} partition of ${sql.table(table)}
+      for values with (modulus ${sql.lit(VECTOR_PARTITIONS)}, remainder ${sql.lit(remainder)})
+      with (toast_tuple_target = 128)`.execute(db);
+  }
+}
+
 /** The text columns a resource's vectors are computed from, in resource_document's argument order. */
 const TEXT_COLUMNS = ['name_text', 'keywords_text', 'body_text', 'owner_text', 'facet_keys'] as const;
 
@@ -54,12 +67,7 @@ export function resourceSearchVectors({ dialect }: MigrationContext) {
           name_words tsvector not null,
           document tsvector not null
         ) partition by hash (resource_id)`.execute(db);
-      for (let remainder = 0; remainder < VECTOR_PARTITIONS; remainder += 1) {
-        await sql`
-          create table ${sql.table(`resource_search_vectors_${remainder}`)} partition of resource_search_vectors
-          for values with (modulus ${sql.lit(VECTOR_PARTITIONS)}, remainder ${sql.lit(remainder)})
-          with (toast_tuple_target = 128)`.execute(db);
-      }
+      await createVectorPartitions(db, 'resource_search_vectors');
       // (Recurses to the partitions.)
       await sql`alter table resource_search_vectors alter column name_words set storage plain`.execute(db);
       await sql`

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { MigrationContext } from '../migrator.js';
-import { VECTOR_PARTITIONS } from './0034_resource_search_vectors.js';
+import { createVectorPartitions } from './0034_resource_search_vectors.js';
 import { analyzeNewIndex } from './statistics.js';
 
 /** The columns a server's document is generated from (0040): a change to any of them may change it. */
@@ -30,12 +30,7 @@ export function serverSearchVectors({ dialect }: MigrationContext) {
           server_id text primary key references server_search (server_id) on delete cascade,
           document tsvector not null
         ) partition by hash (server_id)`.execute(db);
-      for (let remainder = 0; remainder < VECTOR_PARTITIONS; remainder += 1) {
-        await sql`
-          create table ${sql.table(`server_search_vectors_${remainder}`)} partition of server_search_vectors
-          for values with (modulus ${sql.lit(VECTOR_PARTITIONS)}, remainder ${sql.lit(remainder)})
-          with (toast_tuple_target = 128)`.execute(db);
-      }
+      await createVectorPartitions(db, 'server_search_vectors');
       // (Recurses to the partitions.)
       await sql`alter table server_search_vectors alter column server_id set storage plain`.execute(db);
       await sql`
