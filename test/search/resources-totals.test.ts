@@ -750,3 +750,35 @@ describe('PostgreSQL: a search typed as a prefix with small catalog lists', () =
     expect(joined.length > 0, JSON.stringify(filter)).toBe(read === 'joined');
   });
 });
+
+describe('a count run beside the page (relevance)', () => {
+  // A search alone: its count reads the documents alone, and could list them.
+  const cases = FILTERS.filter((filter) => filter.search !== undefined && Object.keys(filter).length === 1);
+  it('lists no documents on PostgreSQL, and its total stays exact', async () => {
+    expect(cases.length).toBeGreaterThan(5);
+    const cap = 10_000;
+    let beside = 0;
+    for (const filter of cases) {
+      t.clock.advance(5001);
+      const statements = await statementsOf(async () => {
+        const body = await list(query(filter, '&sortBy=relevance&limit=5'));
+        expect(body.meta, JSON.stringify(filter)).toMatchObject({
+          total: expected(filter).length,
+          totalExact: true,
+        });
+      });
+      if (t.app.context.database.dialect !== 'postgres') continue;
+      // The whole search's count, to the cap (its LIMIT is cap + 1), without the documents' array; a name
+      // tier's count to the cap may list its documents (the page reads them).
+      const whole = statements.filter(
+        ({ text, params }) =>
+          text.startsWith('select count(*) as count') &&
+          params.includes(cap + 1) &&
+          !text.includes('json_agg'),
+      );
+      expect(whole, JSON.stringify(filter)).toHaveLength(1);
+      beside += 1;
+    }
+    if (t.app.context.database.dialect === 'postgres') expect(beside).toBeGreaterThan(5);
+  });
+});

@@ -250,7 +250,11 @@ export function createResourceListsService(deps: {
     const plan = await catalogListsPlan(exec, dialect, filter, offset + limit, walked, hashLimit);
     const listed = plan === undefined ? filter : { ...filter, plan };
     if (facets.length === 0) {
-      const [list, total] = await Promise.all([listRows(listed), countMatches(exec, dialect, filter)]);
+      // The count runs beside the page: it lists no documents, which nothing would read.
+      const [list, total] = await Promise.all([
+        listRows(listed),
+        countMatches(exec, dialect, filter, undefined, false),
+      ]);
       return catalogue(list, total, page);
     }
     // The facet scan sees every match up to its limit: when it saw them all, it also gives the exact total.
@@ -260,7 +264,7 @@ export function createResourceListsService(deps: {
     ]);
     const total = scan.exact
       ? { total: scan.matched, exact: true }
-      : await countMatches(exec, dialect, filter);
+      : await countMatches(exec, dialect, filter, undefined, false);
     return catalogue(list, total, page, { facets: scan.facets, exact: scan.exact });
   }
 
