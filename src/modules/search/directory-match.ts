@@ -97,9 +97,10 @@ export function relevanceTier(
 
 /** One row per document matching the query, from the full-text index alone on SQLite. */
 function matchingRows(dialect: DialectName, index: DocumentIndex, query: SearchQuery) {
-  const table = index.vectors ?? index.table;
+  // PostgreSQL reads the documents' partitioned copies where the index has them.
+  const documents = sql.table(index.vectors ?? index.table);
   return dialect === 'postgres'
-    ? sql`select 1 from ${sql.table(table)} where document @@ to_tsquery('simple', ${tsQuery(query)})`
+    ? sql`select 1 from ${documents} where document @@ to_tsquery('simple', ${tsQuery(query)})`
     : sql`select rowid from ${sql.table(index.fts)} where ${sql.table(index.fts)} match ${ftsQuery(query)}`;
 }
 

@@ -288,8 +288,8 @@ export function matchingDocuments(dialect: DialectName, match: SearchMatch): Raw
 /**
  * The count of a search's matches up to `limit`, with the documents it read (SearchMatch.documents), from the
  * index alone on SQLite; a JSON array of 10,000 ids costs about 0.1 ms to build on SQLite and 1–2 ms on
- * PostgreSQL, which sends it only when the count is below `limit` (exact). Unless `listed`: then no documents
- * (a count beside the page, whose documents nothing would read).
+ * PostgreSQL, which sends it only when the count is below `limit` (exact). With `listed` false, no documents (a
+ * count beside the page, whose documents nothing would read).
  */
 export function countedDocuments(
   dialect: DialectName,

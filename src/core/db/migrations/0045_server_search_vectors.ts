@@ -10,7 +10,8 @@ const SOURCE_COLUMNS = ['name_text', 'keywords_text', 'body_text', 'owner_text',
 /**
  * PostgreSQL: each server's document (server_search.document, 0040) is copied by triggers into
  * server_search_vectors (server id, document), hash-partitioned as the resources' vectors are (0034), which the
- * counts of a search's matches read (search/directory-match.ts DocumentIndex.vectors). Why: GIN builds the
+ * counts and facets of a search's matches read (search/directory-match.ts DocumentIndex.vectors,
+ * servers/server-directory.repo.ts matchedDocuments). Why: GIN builds the
  * bitmap of every match before the first row is visited, so a count to 10,001 of a common word paid for all of
  * its matches (`trees:*` in 171k of 180k servers at 1M resources: 12 ms of 15 in the index scan); over the
  * partitions, one after the other under the count's LIMIT, a common word fills it in the first ones. 200 counts
