@@ -5,7 +5,7 @@ import type { Database } from '../../src/core/db/database.js';
 import { readJobRuns } from '../../src/core/jobs/job-runs.repo.js';
 import { createScheduler } from '../../src/core/jobs/scheduler.js';
 import type { JobRun } from '../../src/core/jobs/scheduler.js';
-import { buildTestApp } from '../helpers/app.js';
+import { buildTestApp, freshPostgresUrl, migrateSchema } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
 import { createUser } from '../helpers/factories.js';
 
@@ -69,6 +69,37 @@ describe('job scheduler', () => {
     await expect(firstRun).resolves.toBe(true);
     await expect(second.runNow('exclusive')).resolves.toBe(true);
     expect(secondRuns).toBe(1);
+  });
+
+  it("PostgreSQL: a deployment in another schema of the database is not held by this one's lock", async () => {
+    if (t.app.context.database.dialect !== 'postgres') return;
+    const elsewhere = await freshPostgresUrl(process.env['TEST_DATABASE_URL']!);
+    await migrateSchema(elsewhere.url);
+    const apart = openDatabase({ ...t.config, databaseUrl: elsewhere.url });
+    try {
+      const here = schedulerOn(t.app.context.database, t.clock);
+      const there = schedulerOn(apart, t.clock);
+      const same = schedulerOn(other, t.clock);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      here.register({ name: 'shared-name', intervalMs: 60_000, run: () => (started(), held) });
+      let thereRuns = 0;
+      there.register({ name: 'shared-name', intervalMs: 60_000, run: async () => void (thereRuns += 1) });
+      same.register({ name: 'shared-name', intervalMs: 60_000, run: async () => undefined });
+      const hereRun = here.runNow('shared-name');
+      await running;
+      await expect(there.runNow('shared-name')).resolves.toBe(true);
+      expect(thereRuns).toBe(1);
+      // Within the schema the lock still holds.
+      await expect(same.runNow('shared-name')).resolves.toBe(false);
+      release();
+      await expect(hereRun).resolves.toBe(true);
+    } finally {
+      await apart.destroy();
+      await elsewhere.drop();
+    }
   });
 
   it('a job run at T is not due at T + interval − 1 ms and is due at T + interval', async () => {

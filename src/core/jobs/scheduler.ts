@@ -49,8 +49,9 @@ type Outcome = { ran: true; error?: unknown } | { ran: false };
 const MIN_WAKE_MS = 1000;
 
 /** Stable 63-bit lock key from the job name. */
-function lockKey(name: string): bigint {
-  return BigInt.asIntN(64, BigInt(`0x${createHash('sha256').update(name).digest('hex').slice(0, 16)}`));
+/** A job's half of its advisory lock key: 32 bits of its name's hash (the schema's hash is the other half). */
+function lockKey(name: string): number {
+  return createHash('sha256').update(name).digest().readInt32BE(0);
 }
 
 function describe(error: unknown): string {
@@ -104,11 +105,15 @@ export function createScheduler({
 
   async function runExclusive(job: Job, force: boolean): Promise<Outcome> {
     if (database.dialect === 'sqlite') return claimAndRun(job, force);
-    // The lock transaction only holds the lock; the job does its own queries and storage I/O outside it.
+    // The lock transaction only holds the lock; the job does its own queries and storage I/O outside it. The
+    // lock is the deployment's: keyed by its schema and the job, so that deployments (or test runs) sharing one
+    // database in separate schemas never skip each other's runs.
     return db.transaction().execute(async (trx) => {
       const { rows } = await sql<{
         locked: boolean;
-      }>`select pg_try_advisory_xact_lock(${lockKey(job.name).toString()}::bigint) as locked`.execute(trx);
+      }>`select pg_try_advisory_xact_lock(hashtext(current_schema()), ${lockKey(job.name)}::int) as locked`.execute(
+        trx,
+      );
       if (rows[0]?.locked !== true) return { ran: false };
       return claimAndRun(job, force);
     });
