@@ -3,27 +3,24 @@
 // matches visits few pages. On SQLite the migration changes nothing; the searches below are checked on both
 // dialects.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serverDocumentsNarrow } from '../../src/core/db/migrations/0039_server_documents_narrow.js';
-import { buildTestApp } from '../helpers/app.js';
 import { migrationFor } from '../helpers/migrations.js';
 import type { TestApp } from '../helpers/app.js';
-import { createUser } from '../helpers/factories.js';
 import type { TestUser } from '../helpers/factories.js';
-import { catalogs, createApprovedServer, listedServerIds } from '../servers/helpers.js';
+import { createApprovedServer, listedServerIds } from '../servers/helpers.js';
 import type { CatalogRef, ServerBody } from '../servers/helpers.js';
+import { withServerSearchApp } from './server-search-app.js';
 
 let t: TestApp;
 let owner: TestUser;
 let moderator: TestUser;
 let tag: CatalogRef;
 
-beforeAll(async () => {
-  t = await buildTestApp();
-  [owner, moderator] = await Promise.all([createUser(t.app), createUser(t.app, { role: 'MODERATOR' })]);
-  tag = (await catalogs(t.app)).tags[0]!;
+withServerSearchApp((setting) => {
+  ({ t, owner, moderator } = setting);
+  tag = setting.tags[0]!;
 });
-afterAll(async () => t?.close());
 
 const database = () => t.app.context.database;
 const migration = () => migrationFor(t, serverDocumentsNarrow);

@@ -3,17 +3,16 @@
 // document too, which a search with tags or categories reads in its one index scan. The searches below are
 // checked on both dialects.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serverFacetTerms } from '../../src/core/db/migrations/0040_server_facet_terms.js';
 import { serverSearchVectors } from '../../src/core/db/migrations/0045_server_search_vectors.js';
 import { DIRECTORY_CACHE_TTL_MS } from '../../src/core/http/page-cache.js';
-import { buildTestApp } from '../helpers/app.js';
 import { migrationFor } from '../helpers/migrations.js';
 import type { TestApp } from '../helpers/app.js';
-import { createUser } from '../helpers/factories.js';
 import type { TestUser } from '../helpers/factories.js';
-import { catalogs, createApprovedServer, listedServerIds } from '../servers/helpers.js';
+import { createApprovedServer, listedServerIds } from '../servers/helpers.js';
 import type { CatalogRef, ServerBody } from '../servers/helpers.js';
+import { withServerSearchApp } from './server-search-app.js';
 
 let t: TestApp;
 let owner: TestUser;
@@ -21,12 +20,7 @@ let moderator: TestUser;
 let tags: CatalogRef[];
 let categories: CatalogRef[];
 
-beforeAll(async () => {
-  t = await buildTestApp();
-  [owner, moderator] = await Promise.all([createUser(t.app), createUser(t.app, { role: 'MODERATOR' })]);
-  ({ tags, categories } = await catalogs(t.app));
-});
-afterAll(async () => t?.close());
+withServerSearchApp((setting) => ({ t, owner, moderator, tags, categories } = setting));
 
 const database = () => t.app.context.database;
 const migration = () => migrationFor(t, serverFacetTerms);

@@ -3,28 +3,22 @@
 // B parts, so that a tier is matched from its vector's index (search/directory-match.ts leadingVectors). After
 // down and up, the relevance pages (server-relevance.repo.ts) are those of the tiers.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serverRelevanceTiers } from '../../src/core/db/migrations/0041_server_relevance_tiers.js';
 import { DIRECTORY_CACHE_TTL_MS } from '../../src/core/http/page-cache.js';
-import { buildTestApp } from '../helpers/app.js';
 import { migrationFor } from '../helpers/migrations.js';
 import type { TestApp } from '../helpers/app.js';
-import { createUser } from '../helpers/factories.js';
 import type { TestUser } from '../helpers/factories.js';
-import { catalogs, createApprovedServer } from '../servers/helpers.js';
+import { createApprovedServer } from '../servers/helpers.js';
 import type { CatalogRef, ServerBody } from '../servers/helpers.js';
+import { withServerSearchApp } from './server-search-app.js';
 
 let t: TestApp;
 let owner: TestUser;
 let moderator: TestUser;
 let tags: CatalogRef[];
 
-beforeAll(async () => {
-  t = await buildTestApp();
-  [owner, moderator] = await Promise.all([createUser(t.app), createUser(t.app, { role: 'MODERATOR' })]);
-  ({ tags } = await catalogs(t.app));
-});
-afterAll(async () => t?.close());
+withServerSearchApp((setting) => ({ t, owner, moderator, tags } = setting));
 
 const database = () => t.app.context.database;
 const migration = () => migrationFor(t, serverRelevanceTiers);

@@ -3,16 +3,13 @@
 // (approval, edits, tags, the owner's names, suspension, deletion, rebuilds), be left alone when the document does
 // not change, and the totals must stay exact. On SQLite the migration changes nothing and the same answers hold.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serverSearchVectors } from '../../src/core/db/migrations/0045_server_search_vectors.js';
 import { rebuildSearchIndexes } from '../../src/modules/search/rebuild.js';
-import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
-import { createUser } from '../helpers/factories.js';
 import type { TestUser } from '../helpers/factories.js';
 import { migrationFor } from '../helpers/migrations.js';
 import {
-  catalogs,
   createApprovedServer,
   createServer,
   listedServerIds,
@@ -21,18 +18,14 @@ import {
 } from '../servers/helpers.js';
 import type { CatalogRef } from '../servers/helpers.js';
 import { statementsOf } from './statements.js';
+import { withServerSearchApp } from './server-search-app.js';
 
 let t: TestApp;
 let owner: TestUser;
 let moderator: TestUser;
 let tags: CatalogRef[];
 
-beforeAll(async () => {
-  t = await buildTestApp();
-  [owner, moderator] = await Promise.all([createUser(t.app), createUser(t.app, { role: 'MODERATOR' })]);
-  ({ tags } = await catalogs(t.app));
-});
-afterAll(async () => t?.close());
+withServerSearchApp((setting) => ({ t, owner, moderator, tags } = setting));
 
 const database = () => t.app.context.database;
 const postgres = () => database().dialect === 'postgres';
