@@ -15,7 +15,7 @@ const SOURCE_COLUMNS = ['name_text', 'keywords_text', 'body_text', 'owner_text',
  * bitmap of every match before the first row is visited, so a count to 10,001 of a common word paid for all of
  * its matches (`trees:*` in 171k of 180k servers at 1M resources: 12 ms of 15 in the index scan); over the
  * partitions, one after the other under the count's LIMIT, a common word fills it in the first ones. 200 counts
- * of the `servers search` kind at 1M: p50 / p90 10.7–11.6 / 17–18 ms → 5.4–5.9 / 8–9 ms. server_search itself
+ * of the `servers search` kind at 1M: p50 / p90 10.7–11.6 / 15–18 ms → 5.4–5.9 / 8–9 ms. server_search itself
  * stays one table: partitioned whole, its other readers (an APPROVED check by server id per link of a tag, for
  * the facets) merged eight indexes where they read one, 9 → 19 ms. The documents are copied, not computed again
  * (an AFTER trigger sees the generated column); the rows keep the id inline and the document out of line as
