@@ -26,6 +26,18 @@ describe('job scheduler', () => {
 
   const schedulerOn = (database: Database, clock: ManualClock) =>
     createScheduler({ database, logger: t.app.log, clock });
+  /** A job run that holds its lock until `release`; `running` resolves once it started. */
+  const blockingRun = () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const run = async () => {
+      started();
+      await held;
+    };
+    return { run, running, release };
+  };
   const runsOf = async (name: string) =>
     (await readJobRuns(t.app.context.database.db)).find((row) => row.name === name);
 
@@ -43,19 +55,9 @@ describe('job scheduler', () => {
     const { database } = t.app.context;
     const first = schedulerOn(database, t.clock);
     const second = schedulerOn(other, t.clock);
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => (started = resolve));
+    const { run, running, release } = blockingRun();
     let secondRuns = 0;
-    first.register({
-      name: 'exclusive',
-      intervalMs: 60_000,
-      run: async () => {
-        started();
-        await held;
-      },
-    });
+    first.register({ name: 'exclusive', intervalMs: 60_000, run });
     second.register({ name: 'exclusive', intervalMs: 60_000, run: async () => void (secondRuns += 1) });
 
     const firstRun = first.runNow('exclusive');
@@ -80,11 +82,8 @@ describe('job scheduler', () => {
       const here = schedulerOn(t.app.context.database, t.clock);
       const there = schedulerOn(apart, t.clock);
       const same = schedulerOn(other, t.clock);
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let started!: () => void;
-      const running = new Promise<void>((resolve) => (started = resolve));
-      here.register({ name: 'shared-name', intervalMs: 60_000, run: () => (started(), held) });
+      const { run, running, release } = blockingRun();
+      here.register({ name: 'shared-name', intervalMs: 60_000, run });
       let thereRuns = 0;
       there.register({ name: 'shared-name', intervalMs: 60_000, run: async () => void (thereRuns += 1) });
       same.register({ name: 'shared-name', intervalMs: 60_000, run: async () => undefined });

@@ -48,7 +48,6 @@ type Outcome = { ran: true; error?: unknown } | { ran: false };
 /** Never wake more often than this, so a clock far behind the database cannot spin the timer. */
 const MIN_WAKE_MS = 1000;
 
-/** Stable 63-bit lock key from the job name. */
 /** A job's half of its advisory lock key: 32 bits of its name's hash (the schema's hash is the other half). */
 function lockKey(name: string): number {
   return createHash('sha256').update(name).digest().readInt32BE(0);
