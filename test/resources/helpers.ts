@@ -197,7 +197,19 @@ export async function expectResourceInvariants(app: App): Promise<void> {
     await Promise.all([
       db
         .selectFrom('resources')
-        .select(['id', 'status', 'type', 'owner_type', 'owner_id', 'like_count', 'favorite_count'])
+        .select([
+          'id',
+          'status',
+          'type',
+          'owner_type',
+          'owner_id',
+          'like_count',
+          'favorite_count',
+          'created_at',
+          'updated_at',
+          'downloads',
+          'name_key',
+        ])
         .execute(),
       db.selectFrom('counters').selectAll().execute(),
       db.selectFrom('teams').select(['id', 'resource_count']).execute(),
@@ -247,6 +259,29 @@ export async function expectResourceInvariants(app: App): Promise<void> {
         links.filter((l) => typeOf.get(l.resource_id) === row.resource_type).length,
       );
     }
+  }
+  // Every tag link carries its resource's status and sort keys (migration 0046).
+  const byId = new Map(resources.map((r) => [r.id, r]));
+  for (const link of tagLinks) {
+    const resource = byId.get(link.resource_id)!;
+    expect(
+      [
+        link.resource_status,
+        link.resource_created_at,
+        link.resource_updated_at,
+        link.resource_downloads,
+        link.resource_like_count,
+        link.resource_name_key,
+      ],
+      `sort keys of the link of ${link.resource_id} to ${link.tag_id}`,
+    ).toEqual([
+      resource.status,
+      resource.created_at,
+      resource.updated_at,
+      resource.downloads,
+      resource.like_count,
+      resource.name_key,
+    ]);
   }
   for (const resource of resources) {
     expect(resource.like_count).toBe(likes.filter((l) => l.resource_id === resource.id).length);

@@ -98,6 +98,7 @@ interface Filter {
 }
 
 const FILTERS: Filter[] = [
+  // One tag alone: its link rows' sort keys under every plan (resources/tag-link-pages.ts).
   { tags: ['combat'] },
   { tags: ['combat', 'horror'] },
   { tags: ['combat', 'magic'], type: 'MOD' },
@@ -226,8 +227,8 @@ describe('gathered pages of catalog lists without a search (resources/catalog-li
   // SQLite's gathered pages keep the status off its index (resource-views.repo.ts resourceFilterCondition).
   const gathered = (text: string) => text.includes('+resources.status = ?');
 
+  // (One tag alone is read from its link rows' sort keys, never gathered: tag-link-sort-keys.test.ts.)
   it.each<Filter>([
-    { tags: ['combat'] },
     { tags: ['combat', 'horror'] },
     { tags: ['combat'], type: 'MOD' },
     { categories: ['economy'], type: 'PLUGIN' },

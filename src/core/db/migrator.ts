@@ -49,6 +49,7 @@ import { popularityIndexOnly } from './migrations/0042_popularity_index_only.js'
 import { resourceHeadWords } from './migrations/0043_resource_head_words.js';
 import { resourceSearchNames } from './migrations/0044_resource_search_names.js';
 import { serverSearchVectors } from './migrations/0045_server_search_vectors.js';
+import { tagLinkSortKeys } from './migrations/0046_tag_link_sort_keys.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -105,6 +106,7 @@ const MIGRATIONS: Record<string, MigrationFactory> = {
   '0043_resource_head_words': resourceHeadWords,
   '0044_resource_search_names': resourceSearchNames,
   '0045_server_search_vectors': serverSearchVectors,
+  '0046_tag_link_sort_keys': tagLinkSortKeys,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -40,6 +40,7 @@ import type { SearchQuery } from '../search/text.js';
 import { resolveCategoryFilter, resolveGameVersionFilter, resolveTagFilter } from './resource-links.repo.js';
 import { documentsAnswer, isSearchAlone } from './catalog-lists.js';
 import { relevancePage } from './relevance-pages.js';
+import { listByTagLinks, sortedTagLinks } from './tag-link-pages.js';
 import { countResources, listApprovedPage, listResourceViews } from './resource-views.repo.js';
 import type { ResourceFilter, ResourceOrder, ResourceViewRow } from './resource-views.repo.js';
 import type { MatchPlan } from '../search/resource-match.js';
@@ -176,8 +177,11 @@ export function createResourceListsService(deps: {
     // A text search's pages stop at its result window (search/result-window.ts).
     const window = match === undefined ? pageOf(page) : searchWindow(pageOf(page));
     const { limit, offset } = window ?? pageOf(page);
+    // One tag alone: its page from its own link rows in the list's order (tag-link-pages.ts), never planned.
+    const tagId = sortedTagLinks(filter);
     const listRows = async (planned: ResourceFilter) => {
       if (window === undefined) return [];
+      if (tagId !== undefined) return listByTagLinks(exec, tagId, SORT_ORDERS[sort], limit, offset);
       return sort !== 'relevance' || match === undefined
         ? listResourceViews(exec, dialect, planned, SORT_ORDERS[sort], limit, offset)
         : relevancePage(exec, dialect, planned, match, limit, offset);
@@ -205,6 +209,7 @@ export function createResourceListsService(deps: {
       // gathered (listedMatchesPlan). A scan reads each walked row's document text (12–15 µs at 1M): it pays only
       // when the documents would have to be read from FTS5 first (a search counted past the cap).
       const unlistedPlan = async () => {
+        if (tagId !== undefined) return undefined;
         const tests = !scored && match !== undefined && (await scanPays(total, offset + limit, walked));
         const walk = !scored && (!total.exact || (await walkPays(total.total, offset + limit, walked)));
         const hashed = await catalogListsPlan(exec, dialect, filter, offset + limit, walked, hashLimit);
@@ -247,7 +252,10 @@ export function createResourceListsService(deps: {
       const read = listedCatalogFilter(filter, total);
       return catalogue(await (read ? countedPage(read, total) : listRows(filter)), total, page);
     }
-    const plan = await catalogListsPlan(exec, dialect, filter, offset + limit, walked, hashLimit);
+    const plan =
+      tagId === undefined
+        ? await catalogListsPlan(exec, dialect, filter, offset + limit, walked, hashLimit)
+        : undefined;
     const listed = plan === undefined ? filter : { ...filter, plan };
     if (facets.length === 0) {
       // The count runs beside the page: it lists no documents, which nothing would read.

@@ -83,6 +83,16 @@ export interface ResourceTagLinksTable {
   tag_id: string;
   /** The resource's type, filled by a trigger on insert (migration 0029): never written by the app. */
   resource_type: Generated<ResourceType>;
+  /**
+   * The resource's status and sort keys, filled on insert and rewritten on every change of the resource by
+   * triggers (migration 0046): never written by the app.
+   */
+  resource_status: Generated<ResourceStatus>;
+  resource_created_at: Generated<string>;
+  resource_updated_at: Generated<string>;
+  resource_downloads: Generated<number>;
+  resource_like_count: Generated<number>;
+  resource_name_key: Generated<string>;
 }
 
 export interface ResourceGameVersionsTable {
