@@ -104,6 +104,25 @@ export async function updateTag(db: Executor, id: string, patch: Updateable<Reso
   return Number(result.numUpdatedRows) > 0;
 }
 
+/**
+ * PostgreSQL: row locks on the resources carrying the tag, in id order, before its removal deletes their links.
+ * A resource's own writes (a download, a like, an edit) lock its row, then its tag links (migration 0046's
+ * trigger); the removal deleted the links, then rewrote the rows' catalog names, and the two orders deadlocked.
+ * SQLite runs one write at a time.
+ */
+export async function lockResourcesTagged(db: Executor, dialect: DialectName, id: string): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await db
+    .selectFrom('resources')
+    .select('resources.id')
+    .where('resources.id', 'in', (eb) =>
+      eb.selectFrom('resource_tag_links').select('resource_id').where('tag_id', '=', id),
+    )
+    .orderBy('resources.id')
+    .forUpdate()
+    .execute();
+}
+
 /** Links and per-type usage rows go with it (ON DELETE CASCADE). */
 export async function deleteTag(db: Executor, id: string): Promise<boolean> {
   const result = await db.deleteFrom('resource_tags').where('id', '=', id).executeTakeFirst();

@@ -131,6 +131,7 @@ export function createResourceTagsService(deps: { db: Kysely<DB>; dialect: Diale
     /** Resources that carried the tag simply lose it. */
     async remove(actorId: string, id: string): Promise<void> {
       await db.transaction().execute(async (trx) => {
+        await repo.lockResourcesTagged(trx, dialect, id);
         const linked = await resourcesLinkedTo(trx, 'tag', id);
         const current = await repo.findTag(trx, { id });
         if (current === undefined || !(await repo.deleteTag(trx, id))) throw notFound('Resource tag');
