@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../helpers/app.js';
 import type { TestApp } from '../helpers/app.js';
+import { someoneWaitsFor } from '../helpers/pg-locks.js';
 import { createUser } from '../helpers/factories.js';
 import { createResource, expectResourceInvariants, moderate } from '../resources/helpers.js';
 
@@ -17,19 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-/** Resolves once a connection of the service waits for a lock this client holds. */
-async function someoneWaitsFor(client: pg.Client): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const { rows } = await client.query<{ waiting: number }>(
-      'select count(*)::int as waiting from pg_stat_activity where pg_backend_pid() = any(pg_blocking_pids(pid))',
-    );
-    if (rows[0]!.waiting > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('no connection of the service ever waited for the test transaction');
-}
 
 describe("a tag's removal while a tagged resource is written", () => {
   it('waits for the write in flight and completes; neither is aborted', async () => {
