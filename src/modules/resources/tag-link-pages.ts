@@ -2,8 +2,8 @@
 // sort keys (migration 0046), and an index per sort column orders an APPROVED resource's links by tag, key and
 // id, the lists' order. A page then costs its end in index entries, wherever it is: at 1M, page 50 of a tag
 // walked the sort index testing each row against the tag (~1,000 / the tag's share of the rows) or read every
-// member and sorted them, 19–40 ms (p50, by machine) on both dialects whatever the tag's size; PostgreSQL
-// now 2.2–2.5 ms.
+// member and sorted them, 19–40 ms (p50, by machine) on both dialects whatever the tag's size; now 2.3 ms on
+// PostgreSQL and 1.5 ms on SQLite (docs/performance.md, thirtieth session).
 import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../core/db/schema.js';

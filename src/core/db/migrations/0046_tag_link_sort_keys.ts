@@ -26,8 +26,8 @@ const sqliteKeyTrigger = (key: (typeof TAG_LINK_KEYS)[number]) => `resources_tag
  * from an index of its own link rows: `(tag_id, <key>, resource_id) where resource_status = 'APPROVED'`. Without
  * them a tag's deep page (page 50, 1,000 rows in) either walked the whole sort index testing each row against the
  * tag (~1,000 / the tag's share of the rows: 128,000 for a tag on 0.8%) or read every member of the tag and
- * sorted them: 19–40 ms at 1M (p50, by machine) on both dialects whatever the tag's size. From the link rows it reads the page's
- * end in index entries.
+ * sorted them: 19–40 ms at 1M (p50, by machine) on both dialects whatever the tag's size. From the link rows
+ * it reads the page's end in index entries.
  * Kept in step by triggers, whichever path writes: a link takes its resource's keys when inserted; a change of
  * any key on a resource (a download, a like, an edit, moderation) rewrites its links' copies in the same
  * statement, so the copies never differ from the resource in any transaction's view (PostgreSQL: one trigger
