@@ -26,6 +26,7 @@ export const STORAGE_KEY_COLUMNS = [
 export const NON_STORAGE_KEY_COLUMNS = [
   ['users', 'username_key'],
   ['resources', 'name_key'],
+  ['resource_tag_links', 'resource_name_key'],
   ['download_events', 'client_key'],
   ['server_votes', 'client_key'],
 ] as const;
